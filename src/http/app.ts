@@ -1,0 +1,72 @@
+// Composition root: every route, the one error → envelope mapping, 405 and
+// 404 for paths and methods outside the API, request ids, and the docs.
+import { randomUUID } from 'node:crypto'
+import { Elysia, ValidationError } from 'elysia'
+import type { ApiDeps } from './context'
+import { docs } from './docs'
+import { ApiError, failure, Message } from './errors'
+import { callHistory } from './routes/callHistory'
+import { callLog } from './routes/callLog'
+import { daywise } from './routes/daywise'
+import { dealerLookup } from './routes/dealerLookup'
+import { employeeLookup } from './routes/employeeLookup'
+import { productFilter } from './routes/productFilter'
+
+export const API_PATHS = [
+  '/listing/listingtiles',
+  '/listing/dealer',
+  '/listing/employee',
+  '/listing/daywise',
+  '/listing/calls',
+  '/products/filter',
+] as const
+const apiPaths = new Set<string>(API_PATHS)
+
+// decision 10: keep the caller's id when it is at most 128 visible ASCII characters
+const SANE_ID = /^[\x21-\x7e]{1,128}$/
+const requestIdOf = (request: Request) => {
+  const given = request.headers.get('x-request-id')
+  return given !== null && SANE_ID.test(given) ? given : randomUUID()
+}
+
+export interface Logger {
+  error(message: string, fields?: Record<string, unknown>): void
+}
+
+export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => console.error(JSON.stringify({ level: 'error', msg: m, ...f })) }) {
+  return new Elysia()
+    .onRequest(({ request, set }) => {
+      set.headers['x-request-id'] = requestIdOf(request)
+      const path = new URL(request.url).pathname
+      if (apiPaths.has(path) && request.method !== 'POST') {
+        return failure(405, Message.onlyPost, { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) })
+      }
+    })
+    .onError({ as: 'global' }, ({ code, error, set, request }) => {
+      const headers: Record<string, string> = {}
+      for (const [k, v] of Object.entries(set.headers)) if (typeof v === 'string') headers[k] = v
+      if (error instanceof ApiError) return failure(error.status, error.message, { ...headers, ...error.headers })
+      if (code === 'VALIDATION') {
+        // each field model names its own message; the first failing field wins
+        const message = (error as ValidationError).customError
+        return failure(400, typeof message === 'string' ? message : Message.invalidJson, headers)
+      }
+      if (code === 'NOT_FOUND') return failure(404, Message.notFound, headers)
+      if (code === 'PARSE') return failure(400, Message.invalidJson, headers)
+      logger.error('unhandled error', {
+        request_id: headers['x-request-id'],
+        path: new URL(request.url).pathname,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      })
+      return failure(500, Message.internal, headers)
+    })
+    .use(docs())
+    .use(callHistory(deps))
+    .use(dealerLookup(deps))
+    .use(employeeLookup(deps))
+    .use(daywise(deps))
+    .use(callLog(deps))
+    .use(productFilter(deps))
+}
+
+export type App = ReturnType<typeof createApp>

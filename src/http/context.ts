@@ -1,0 +1,50 @@
+// What every API route shares: the dependencies it is built with, and the
+// front half of the request flow (strict JSON body → API key → rate limit),
+// which Elysia runs before it validates the body against the route's schema,
+// so a missing key wins over a bad field (decision 2).
+import { Elysia } from 'elysia'
+import type { Storelookup } from '../storelookup'
+import type { Store } from '../store/open'
+import { authenticate } from './auth'
+import { ApiError, Message } from './errors'
+import type { RateLimiter } from './rateLimit'
+
+export interface ApiDeps {
+  db: Store
+  storelookup: Storelookup
+  imageBaseUrl: string
+  rateLimiter: RateLimiter
+}
+
+export const MAX_BODY_BYTES = 64 * 1024
+
+/** The body as a JSON object, or 400 Invalid JSON / 413 (decision 2). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get('content-length') ?? 0)
+  if (declared > MAX_BODY_BYTES) throw new ApiError(413, Message.payloadTooLarge)
+  let bytes: ArrayBuffer
+  try {
+    bytes = await request.arrayBuffer()
+  } catch {
+    throw new ApiError(413, Message.payloadTooLarge) // Bun refused a body over its own limit
+  }
+  if (bytes.byteLength > MAX_BODY_BYTES) throw new ApiError(413, Message.payloadTooLarge)
+  let value: unknown
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    throw new ApiError(400, Message.invalidJson)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, Message.invalidJson)
+  return value as Record<string, unknown>
+}
+
+export const apiContext = (deps: ApiDeps) =>
+  new Elysia()
+    // whatever the Content-Type says: partners send JSON with text/plain too
+    .onParse({ as: 'scoped' }, ({ request }) => readJsonObject(request))
+    .derive({ as: 'scoped' }, ({ request, body, set }) => {
+      const integration = authenticate(deps.db, request.headers.get('x-api-key'), body)
+      if (deps.rateLimiter.enabled) Object.assign(set.headers, deps.rateLimiter.take(integration.id))
+      return { integration, deps }
+    })

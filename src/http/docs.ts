@@ -1,0 +1,52 @@
+// The OpenAPI 3.1 document, generated from the routes' own schemas, and
+// Swagger UI at /docs with its assets served from the swagger-ui-dist package,
+// embedded in the binary: the page loads nothing from the internet.
+import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import bundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
+import cssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
+import { version } from '../../package.json'
+
+const ASSETS = '/docs/assets'
+
+export const docs = () =>
+  new Elysia()
+    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(bundlePath), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } }), { detail: { hide: true } })
+    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(cssPath), { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' } }), { detail: { hide: true } })
+    .use(
+      openapi({
+        path: '/docs',
+        specPath: '/openapi.json',
+        provider: 'swagger-ui',
+        exclude: { paths: ['/health', '/metrics', '/docs', '/openapi.json', /^\/docs\//] },
+        swagger: {
+          cdn: `${ASSETS}/swagger-ui-bundle.js`,
+          theme: `${ASSETS}/swagger-ui.css`,
+          autoDarkMode: false,
+          persistAuthorization: true,
+          validatorUrl: 'none',
+        } as never,
+        documentation: {
+          openapi: '3.1.0',
+          info: {
+            title: 'Listing Performance and Call History API',
+            version,
+            description:
+              'Calls received by dealer showrooms, business-listing performance per store, and the product filter. ' +
+              'Every endpoint is POST with a JSON body and needs an API key: preferably in the `X-API-KEY` header, ' +
+              'or as `api_key` in the body. Failures are `{ "code", "status": false, "message" }` with the HTTP status equal to `code`.',
+          },
+          components: {
+            securitySchemes: {
+              apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Preferred' },
+            },
+          },
+          security: [{ apiKeyHeader: [] }],
+          tags: [
+            { name: 'Call history', description: 'Calls across stores' },
+            { name: 'Listing performance', description: 'Step 1: find stores; step 2: per-store figures and calls' },
+            { name: 'Products', description: 'Product filter (v1)' },
+          ],
+        },
+      }),
+    )

@@ -1,0 +1,151 @@
+// Shared request field models (they validate, type and document at once) and
+// the small normalisers every endpoint calls: date ranges, pages, substatus.
+// Each model names its own 400 message; the first failing field in schema
+// order wins, so schemas list dates first, then required codes, then the rest.
+import { FormatRegistry } from '@sinclair/typebox'
+import { t } from 'elysia'
+import type { CallClass } from '../store/calls'
+import { ApiError, Message } from './errors'
+
+type Found = { found?: Record<string, unknown> }
+const isMissing = (v: unknown) => v === undefined || v === null || v === ''
+
+// Elysia's own 'date' format accepts 30 February and other spellings;
+// the contract wants YYYY-MM-DD naming a real calendar day (decision 7).
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+export function isCalendarDay(value: string): boolean {
+  const m = DAY.exec(value)
+  if (!m) return false
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  if (mo < 1 || mo > 12 || d < 1) return false
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate()
+}
+FormatRegistry.Set('date', isCalendarDay)
+
+export const dateField = (name: 'from_date' | 'to_date', description: string) =>
+  t.String({
+    format: 'date',
+    description,
+    examples: [name === 'from_date' ? '2025-01-01' : '2025-01-31'],
+    error: ({ found }: Found) => {
+      const v = found?.[name]
+      if (isMissing(v)) return Message.datesRequired
+      return typeof v === 'string' ? Message.dateFormat : `${name} must be a string`
+    },
+  })
+
+export const dateRangeFields = {
+  from_date: dateField('from_date', 'First day, YYYY-MM-DD (IST)'),
+  to_date: dateField('to_date', 'Last day, YYYY-MM-DD (IST), inclusive of the whole day'),
+}
+
+function stringError(name: string, requiredMessage?: string, tooLongMessage?: string) {
+  return ({ found }: Found) => {
+    const v = found?.[name]
+    if (requiredMessage && isMissing(v)) return requiredMessage
+    if (typeof v !== 'string') return `${name} must be a string`
+    return tooLongMessage ?? `${name} is too long`
+  }
+}
+
+/** A required string such as sap_code on the dealer lookup. */
+export const requiredString = (name: string, maxLength: number, requiredMessage: string, description: string, example: string) =>
+  t.String({ minLength: 1, maxLength, description, examples: [example], error: stringError(name, requiredMessage) })
+
+/** An optional string: null and "" mean "not supplied" (decision 4). */
+export const optionalString = (name: string, description: string, maxLength?: number, tooLongMessage?: string) =>
+  t.Optional(
+    t.Union([t.String(maxLength === undefined ? {} : { maxLength }), t.Null()], {
+      description,
+      error: stringError(name, undefined, tooLongMessage),
+    }),
+  )
+
+export const storelookupField = t.String({
+  minLength: 1,
+  maxLength: 512,
+  description: 'Store reference from the dealer or employee lookup, sent back exactly as received',
+  examples: ['AX9-PibkpXVM8XOJjF8wW1KQOv83'],
+  error: stringError('storelookup', Message.storelookupRequired, Message.invalidStorelookup),
+})
+
+const SUBSTATUS = ['Answered', 'Missed', 'Offline', 'connected', 'missed'] as const
+export type Substatus = (typeof SUBSTATUS)[number]
+export const substatusField = t.Optional(
+  t.Union([...SUBSTATUS.map((s) => t.Literal(s)), t.Literal(''), t.Null()], {
+    description: '`Answered`, `Missed`, `Offline`; `connected` = Answered; `missed` = Missed and Offline',
+    error: ({ found }: Found) =>
+      typeof found?.substatus === 'string' ? Message.invalidSubstatus : 'substatus must be a string',
+  }),
+)
+
+// decision 5: a JSON integer or a string of decimal digits, at least 1.
+// t.Number, not t.Integer: Elysia coerces t.Integer from sloppy strings ("1.0", " 1").
+const positiveInteger = (name: string, description: string) =>
+  t.Optional(
+    t.Union(
+      [
+        t.Number({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1 }),
+        t.String({ pattern: '^(|0*[1-9][0-9]{0,14})$' }),
+        t.Null(),
+      ],
+      { description, error: `${name} must be a positive integer` },
+    ),
+  )
+
+export const pageFields = (defaultLimit: number, maxLimit: number) => ({
+  page: positiveInteger('page', '1-based page number, default 1'),
+  limit: positiveInteger('limit', `Rows per page, default ${defaultLimit}, clamped to ${maxLimit}`),
+})
+
+export interface Page {
+  page: number
+  limit: number
+  offset: number
+}
+
+type IntInput = number | string | null | undefined
+const toInt = (v: IntInput, fallback: number) => (isMissing(v) ? fallback : Number(v))
+
+export function pageOf(input: { page?: IntInput; limit?: IntInput }, defaultLimit: number, maxLimit: number): Page {
+  const page = toInt(input.page, 1)
+  const limit = Math.min(toInt(input.limit, defaultLimit), maxLimit)
+  return { page, limit, offset: (page - 1) * limit }
+}
+
+export function pagingOf(total: number, { page, limit }: Page, returned: number) {
+  const totalPages = Math.ceil(total / limit)
+  return { totalPages, hasMore: page < totalPages, returned }
+}
+
+export interface DateRange {
+  from: string
+  to: string
+  /** first and last instant of the range, as stored DATETIME text */
+  fromTime: string
+  toTime: string
+}
+
+/** Cross-field date rule; formats were checked by the schema. */
+export function dateRangeOf(input: { from_date: string; to_date: string }): DateRange {
+  const { from_date: from, to_date: to } = input
+  if (from > to) throw new ApiError(400, Message.dateOrder)
+  return { from, to, fromTime: `${from} 00:00:00`, toTime: `${to} 23:59:59` }
+}
+
+/** Which calls a substatus filter selects (decision 12); absent means all. */
+export function callClassOf(value: Substatus | '' | null | undefined): CallClass {
+  switch (value) {
+    case 'Answered':
+    case 'connected':
+      return 'answered'
+    case 'Missed':
+      return 'missed'
+    case 'Offline':
+      return 'offline'
+    case 'missed':
+      return 'missedOffline'
+    default:
+      return 'all'
+  }
+}

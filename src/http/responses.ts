@@ -1,0 +1,57 @@
+// Response models shared by the routes: the failure envelope and the objects
+// that several endpoints return. They document the API (OpenAPI) and type the handlers.
+import { t, type TSchema } from 'elysia'
+
+export const Failure = (code: number, message: string, description: string) =>
+  t.Object(
+    { code: t.Literal(code), status: t.Literal(false), message: t.String() },
+    { description, examples: [{ code, status: false, message }] },
+  )
+
+const common = {
+  400: Failure(400, 'Invalid JSON', 'Invalid JSON, or a field that fails validation; `message` names the problem'),
+  401: Failure(401, 'API key missing', '`API key missing` or `Invalid API key`'),
+  405: Failure(405, 'Only POST allowed', 'Any method other than POST'),
+  413: Failure(413, 'Payload too large', 'Body over 64 KiB'),
+  429: Failure(429, 'Too many requests', 'Over the rate limit; `Retry-After` says when to try again'),
+  500: Failure(500, 'Internal Server Error', 'Server-side failure; details go to the log only'),
+}
+
+/** Response schemas for a route: its success, its own 404s, and the common failures. */
+export function responses<S extends TSchema>(ok: S, notFound?: { message: string; description: string }) {
+  const { 400: r400, 401: r401, 405: r405, 413: r413, 429: r429, 500: r500 } = common
+  return notFound
+    ? { 200: ok, 400: r400, 401: r401, 404: Failure(404, notFound.message, notFound.description), 405: r405, 413: r413, 429: r429, 500: r500 }
+    : { 200: ok, 400: r400, 401: r401, 405: r405, 413: r413, 429: r429, 500: r500 }
+}
+
+export const MetricsObject = t.Object({
+  total_search: t.Integer(),
+  website_clicks: t.Integer(),
+  call_clicks: t.Integer(),
+  direction_requests: t.Integer(),
+  business_bookings: t.Integer(),
+})
+
+export const StoreEntry = t.Object({
+  storelookup: t.String({ description: 'Encrypted, signed store reference; send it back unmodified' }),
+  dealership_name: t.String(),
+  city: t.String(),
+  state: t.String(),
+  has_data: t.Boolean(),
+  message: t.String({ description: '"" or "No record found"' }),
+  days_with_data: t.Integer(),
+  totals: MetricsObject,
+})
+
+export const DealerBlock = t.Object({
+  storelookup: t.String(),
+  sap_code: t.String(),
+  dealership_name: t.String(),
+  city: t.String(),
+  state: t.String(),
+})
+
+export const apiKeyBody = {
+  description: 'API key, only when it is not sent in the X-API-KEY header',
+}

@@ -1,0 +1,142 @@
+// POST /listing/listingtiles — call history across stores (spec 4.1, decisions 11-15).
+import { Elysia, t } from 'elysia'
+import { callById, callSet, type Scope } from '../../store/calls'
+import { dealerIsActive, storesOfDealer, visibleStore } from '../../store/directory'
+import { apiContext, type ApiDeps } from '../context'
+import { ApiError, Message } from '../errors'
+import { callClassOf, dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
+import { resolveStorelookup } from '../storelookupInput'
+import { apiKeyBody, responses } from '../responses'
+
+const Body = t.Object({
+  ...dateRangeFields,
+  sap_code: optionalString('sap_code', 'Dealer SAP code', 20),
+  storelookup: optionalString('storelookup', 'Store reference from the dealer or employee lookup', 512, Message.invalidStorelookup),
+  call_log_id: optionalString('call_log_id', 'Exact call id; still limited to the date range', 64),
+  substatus: substatusField,
+  ...pageFields(50, 500),
+  api_key: t.Optional(t.String(apiKeyBody)),
+})
+
+const CallRecord = t.Object({
+  website_id: t.Integer(),
+  sap_code: t.String(),
+  dealership_name: t.String(),
+  city: t.Nullable(t.String()),
+  district: t.Nullable(t.String()),
+  state: t.Nullable(t.String()),
+  country: t.Nullable(t.String()),
+  pincode: t.Nullable(t.String()),
+  call_log_id: t.String(),
+  call_number_with_c_code: t.String(),
+  mobile: t.String({ description: 'Last 10 digits of the caller number' }),
+  call_start_time: t.String({ examples: ['2025-01-15 10:04:05'] }),
+  call_duration_minutes: t.Number({ examples: [0.7] }),
+  call_did_number: t.String(),
+  call_event_type: t.String(),
+  substatus: t.String({ examples: ['Answered'] }),
+  call_recording_url: t.Nullable(t.String()),
+  crm_lead_id: t.Nullable(t.String()),
+  crm_synced_at: t.Nullable(t.String()),
+  total_calls_from_caller: t.Integer(),
+  prev_calls_count: t.Integer(),
+  created_at: t.String(),
+})
+
+const Ok = t.Object({
+  code: t.Literal(200),
+  status: t.Literal(true),
+  user: t.String(),
+  from_date: t.String(),
+  to_date: t.String(),
+  filters: t.Object({
+    sap_code: t.Nullable(t.String()),
+    call_log_id: t.Nullable(t.String()),
+    substatus: t.Nullable(t.String()),
+  }),
+  paging: t.Object({
+    total_records: t.Integer(),
+    total_pages: t.Integer(),
+    page: t.Integer(),
+    limit: t.Integer(),
+    returned: t.Integer(),
+    has_more: t.Boolean(),
+  }),
+  data: t.Array(CallRecord),
+})
+
+const given = (v: string | null | undefined) => (v === undefined || v === null || v === '' ? null : v)
+
+export const callHistory = (deps: ApiDeps) =>
+  new Elysia().use(apiContext(deps)).post(
+    '/listing/listingtiles',
+    ({ body, integration }) => {
+      const { db } = deps
+      const range = dateRangeOf(body)
+      const page = pageOf(body, 50, 500)
+      const sapCode = given(body.sap_code)
+      const lookup = given(body.storelookup)
+      const callLogId = given(body.call_log_id)
+      const cls = callClassOf(body.substatus)
+
+      // decision 13: an unknown or inactive dealer is 404 before anything else matches
+      if (sapCode !== null && !dealerIsActive(db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
+      let scope: Scope = { kind: 'all' }
+      if (lookup !== null) {
+        const store = resolveStorelookup(deps, integration.id, lookup)
+        // sap_code and storelookup together both apply
+        scope = sapCode !== null && store.sap_code !== sapCode ? { kind: 'stores', websiteIds: [] } : { kind: 'store', websiteId: store.website_id }
+      } else if (sapCode !== null) {
+        scope = { kind: 'stores', websiteIds: storesOfDealer(db, sapCode).map((s) => s.website_id) }
+      }
+
+      let total: number
+      let data: Record<string, unknown>[]
+      if (scope.kind === 'stores' && scope.websiteIds.length === 0) {
+        total = 0
+        data = []
+      } else if (callLogId !== null) {
+        const rows = callById(db, callLogId, scope, range, cls)
+        total = rows.length
+        data = rows.slice(page.offset, page.offset + page.limit)
+      } else {
+        const set = callSet(db, scope, range, cls)
+        total = set.total
+        data = set.page(page.offset, page.limit, 'history')
+      }
+      if (total === 0) throw new ApiError(404, Message.noRecord)
+      const { totalPages, hasMore } = pagingOf(total, page, data.length)
+      if (page.page > totalPages) throw new ApiError(404, Message.pageOutOfRange)
+
+      return {
+        code: 200 as const,
+        status: true as const,
+        user: integration.name,
+        from_date: range.from,
+        to_date: range.to,
+        filters: { sap_code: sapCode, call_log_id: callLogId, substatus: given(body.substatus) },
+        paging: {
+          total_records: total,
+          total_pages: totalPages,
+          page: page.page,
+          limit: page.limit,
+          returned: data.length,
+          has_more: hasMore,
+        },
+        data: data as (typeof CallRecord.static)[],
+      }
+    },
+    {
+      body: Body,
+      response: responses(Ok, {
+        message: 'No record found',
+        description: '`No record found` (nothing matched), `SAP code not found`, or `Page out of range`',
+      }),
+      detail: {
+        summary: 'Call history',
+        description:
+          'Calls received by dealer showrooms in a date range, oldest first (then by call_log_id), filtered by dealer, store, call id and call result. A 404 `No record found` is the normal no-data outcome.',
+        tags: ['Call history'],
+      },
+    },
+  )

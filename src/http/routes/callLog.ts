@@ -1,0 +1,107 @@
+// POST /listing/calls — step 2, one store's calls (spec 4.5, decision 22).
+import { Elysia, t } from 'elysia'
+import { callSet, type CallClass, type Counts } from '../../store/calls'
+import { apiContext, type ApiDeps } from '../context'
+import { Message } from '../errors'
+import { callClassOf, dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
+import { apiKeyBody, DealerBlock, responses } from '../responses'
+import { resolveStorelookup } from '../storelookupInput'
+
+const Body = t.Object({
+  ...dateRangeFields,
+  storelookup: storelookupField,
+  substatus: substatusField,
+  ...pageFields(50, 500),
+  api_key: t.Optional(t.String(apiKeyBody)),
+})
+
+const CallRow = t.Object({
+  call_log_id: t.String(),
+  caller_number: t.String(),
+  call_start_time: t.String(),
+  call_duration_minutes: t.Number(),
+  did_number: t.String(),
+  call_event_type: t.String(),
+  substatus: t.String(),
+  total_calls_from_caller: t.Integer(),
+  prev_calls_count: t.Integer(),
+  recording_url: t.String({ description: '"" when no recording was captured yet' }),
+})
+
+const Ok = t.Object({
+  code: t.Literal(200),
+  status: t.Literal(true),
+  message: t.String({ description: '"" or "No record found" when total is 0' }),
+  dealer: DealerBlock,
+  page: t.Integer(),
+  limit: t.Integer(),
+  returned: t.Integer(),
+  total: t.Integer(),
+  total_pages: t.Integer(),
+  has_more: t.Boolean(),
+  summary: t.Object({
+    total_calls: t.Integer(),
+    connected_calls: t.Integer({ description: 'Answered' }),
+    missed_calls: t.Integer({ description: 'Missed and Offline together' }),
+    total_minutes: t.Number({ description: 'round(sum(duration_seconds) / 60, 2) over the whole filtered range' }),
+  }),
+  data: t.Array(CallRow),
+})
+
+// decision 22: sum the seconds first, round once (half-up, 2 decimals)
+const minutes = (seconds: number) => Math.floor((seconds * 100 + 30) / 60) / 100
+
+/** The summary of the whole range, respecting the substatus filter. */
+function summaryOf(c: Counts, cls: CallClass) {
+  const a = cls === 'all' || cls === 'answered'
+  const m = cls === 'all' || cls === 'missed' || cls === 'missedOffline'
+  const o = cls === 'all' || cls === 'offline' || cls === 'missedOffline'
+  const connected = a ? c.answered : 0
+  const missed = (m ? c.missed : 0) + (o ? c.offline : 0)
+  const seconds = (a ? c.secAnswered : 0) + (m ? c.secMissed : 0) + (o ? c.secOffline : 0)
+  return { total_calls: connected + missed, connected_calls: connected, missed_calls: missed, total_minutes: minutes(seconds) }
+}
+
+export const callLog = (deps: ApiDeps) =>
+  new Elysia().use(apiContext(deps)).post(
+    '/listing/calls',
+    ({ body, integration }) => {
+      const range = dateRangeOf(body)
+      const page = pageOf(body, 50, 500)
+      const store = resolveStorelookup(deps, integration.id, body.storelookup)
+      const cls = callClassOf(body.substatus)
+      const set = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
+      const data = set.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
+      const { totalPages, hasMore } = pagingOf(set.total, page, data.length)
+      return {
+        code: 200 as const,
+        status: true as const,
+        message: set.total ? '' : Message.noRecord,
+        dealer: {
+          storelookup: body.storelookup,
+          sap_code: store.sap_code,
+          dealership_name: store.dealership_name,
+          city: store.city,
+          state: store.state,
+        },
+        page: page.page,
+        limit: page.limit,
+        returned: data.length,
+        total: set.total,
+        total_pages: totalPages,
+        has_more: hasMore,
+        summary: summaryOf(set.counts, cls),
+        data,
+      }
+    },
+    {
+      body: Body,
+      response: responses(Ok),
+      detail: {
+        summary: 'Call log of one store (step 2)',
+        description:
+          'The calls of the store named by `storelookup`, oldest first. `summary` covers the whole range and respects `substatus`. A store without calls in the range is a 200 with `No record found`.',
+        tags: ['Listing performance'],
+      },
+    },
+  )

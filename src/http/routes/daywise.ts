@@ -1,0 +1,86 @@
+// POST /listing/daywise — step 2, listing figures per day (spec 4.4, decision 21).
+import { Elysia, t } from 'elysia'
+import { daywiseRows, metricTotals } from '../../store/metrics'
+import { apiContext, type ApiDeps } from '../context'
+import { Message } from '../errors'
+import { dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
+import { apiKeyBody, DealerBlock, MetricsObject, responses } from '../responses'
+import { resolveStorelookup } from '../storelookupInput'
+
+const Body = t.Object({
+  ...dateRangeFields,
+  storelookup: storelookupField,
+  ...pageFields(31, 366),
+  api_key: t.Optional(t.String(apiKeyBody)),
+})
+
+const DayRow = t.Object({
+  performance_date: t.String({ examples: ['2025-01-15'] }),
+  total_search: t.Integer({ description: 'Sum of the four impression columns' }),
+  website_clicks: t.Integer(),
+  call_clicks: t.Integer(),
+  direction_requests: t.Integer(),
+  business_bookings: t.Integer(),
+  desktop_search_impressions: t.Integer(),
+  mobile_search_impressions: t.Integer(),
+  desktop_maps_impressions: t.Integer(),
+  mobile_maps_impressions: t.Integer(),
+})
+
+const Ok = t.Object({
+  code: t.Literal(200),
+  status: t.Literal(true),
+  message: t.String({ description: '"" or "No record found" when total is 0' }),
+  dealer: DealerBlock,
+  page: t.Integer(),
+  limit: t.Integer(),
+  returned: t.Integer(),
+  total: t.Integer({ description: 'Days with figures in the range' }),
+  total_pages: t.Integer(),
+  has_more: t.Boolean(),
+  totals: MetricsObject,
+  data: t.Array(DayRow),
+})
+
+export const daywise = (deps: ApiDeps) =>
+  new Elysia().use(apiContext(deps)).post(
+    '/listing/daywise',
+    ({ body, integration }) => {
+      const range = dateRangeOf(body)
+      const page = pageOf(body, 31, 366)
+      const store = resolveStorelookup(deps, integration.id, body.storelookup)
+      const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
+      const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
+      const { totalPages, hasMore } = pagingOf(total, page, data.length)
+      return {
+        code: 200 as const,
+        status: true as const,
+        message: total ? '' : Message.noRecord,
+        dealer: {
+          storelookup: body.storelookup,
+          sap_code: store.sap_code,
+          dealership_name: store.dealership_name,
+          city: store.city,
+          state: store.state,
+        },
+        page: page.page,
+        limit: page.limit,
+        returned: data.length,
+        total,
+        total_pages: totalPages,
+        has_more: hasMore,
+        totals,
+        data,
+      }
+    },
+    {
+      body: Body,
+      response: responses(Ok),
+      detail: {
+        summary: 'Day-wise listing performance (step 2)',
+        description:
+          'One row per day that has figures, ascending. `totals` cover the whole range, not just the page. A store without figures in the range is a 200 with `No record found`.',
+        tags: ['Listing performance'],
+      },
+    },
+  )

@@ -1,0 +1,58 @@
+// POST /listing/dealer — step 1 by dealer code (spec 4.2, decision 17).
+import { Elysia, t } from 'elysia'
+import { dealerIsActive, storesOfDealer } from '../../store/directory'
+import { apiContext, type ApiDeps } from '../context'
+import { Message } from '../errors'
+import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
+import { apiKeyBody, responses, StoreEntry } from '../responses'
+import { storeEntry } from '../storeEntries'
+
+const Body = t.Object({
+  ...dateRangeFields,
+  sap_code: requiredString('sap_code', 20, Message.sapCodeRequired, 'Dealer SAP code', 'SAP1001'),
+  api_key: t.Optional(t.String(apiKeyBody)),
+})
+
+const Ok = t.Object({
+  code: t.Literal(200),
+  status: t.Literal(true),
+  user: t.String(),
+  sap_code: t.String(),
+  from_date: t.String(),
+  to_date: t.String(),
+  returned: t.Integer(),
+  message: t.String({ description: '"" or "No record found" when the dealer has no visible store' }),
+  data: t.Array(StoreEntry),
+})
+
+export const dealerLookup = (deps: ApiDeps) =>
+  new Elysia().use(apiContext(deps)).post(
+    '/listing/dealer',
+    ({ body, integration }) => {
+      const range = dateRangeOf(body)
+      // an unknown or inactive dealer is an empty list, not an error
+      const stores = dealerIsActive(deps.db, body.sap_code) ? storesOfDealer(deps.db, body.sap_code) : []
+      const data = stores.map((s) => storeEntry(deps, integration.id, s, range))
+      return {
+        code: 200 as const,
+        status: true as const,
+        user: integration.name,
+        sap_code: body.sap_code,
+        from_date: range.from,
+        to_date: range.to,
+        returned: data.length,
+        message: data.length ? '' : Message.noRecord,
+        data,
+      }
+    },
+    {
+      body: Body,
+      response: responses(Ok),
+      detail: {
+        summary: 'Dealer lookup (step 1)',
+        description:
+          "Every visible store of a dealer, by website_id, with a `storelookup` for step 2 and the listing totals of the range. Stores without figures are included with `has_data: false`.",
+        tags: ['Listing performance'],
+      },
+    },
+  )

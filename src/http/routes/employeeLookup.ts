@@ -1,0 +1,63 @@
+// POST /listing/employee — step 1 by employee code (spec 4.3, decisions 16, 18).
+import { Elysia, t } from 'elysia'
+import { activeEmployee, storesOfEmployee } from '../../store/directory'
+import { zeroTotals } from '../../store/metrics'
+import { apiContext, type ApiDeps } from '../context'
+import { ApiError, Message } from '../errors'
+import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
+import { apiKeyBody, MetricsObject, responses, StoreEntry } from '../responses'
+import { storeEntry } from '../storeEntries'
+
+const Body = t.Object({
+  ...dateRangeFields,
+  emp_code: requiredString('emp_code', 20, Message.empCodeRequired, 'Employee code', 'E1001'),
+  api_key: t.Optional(t.String(apiKeyBody)),
+})
+
+const Ok = t.Object({
+  code: t.Literal(200),
+  status: t.Literal(true),
+  employee: t.Object({ emp_code: t.String(), name: t.String(), sales_off: t.String(), role: t.String() }),
+  from_date: t.String(),
+  to_date: t.String(),
+  returned: t.Integer(),
+  message: t.String(),
+  grand_totals: MetricsObject,
+  data: t.Array(t.Composite([t.Object({ sap_code: t.String() }), StoreEntry])),
+})
+
+export const employeeLookup = (deps: ApiDeps) =>
+  new Elysia().use(apiContext(deps)).post(
+    '/listing/employee',
+    ({ body, integration }) => {
+      const range = dateRangeOf(body)
+      const employee = activeEmployee(deps.db, body.emp_code)
+      if (!employee) throw new ApiError(404, Message.employeeNotFound)
+      const grand = zeroTotals()
+      const data = storesOfEmployee(deps.db, body.emp_code).map((s) => ({
+        sap_code: s.sap_code,
+        ...storeEntry(deps, integration.id, s, range, grand),
+      }))
+      return {
+        code: 200 as const,
+        status: true as const,
+        employee,
+        from_date: range.from,
+        to_date: range.to,
+        returned: data.length,
+        message: data.length ? '' : Message.noRecord,
+        grand_totals: grand,
+        data,
+      }
+    },
+    {
+      body: Body,
+      response: responses(Ok, { message: 'Employee not found', description: 'No active employee with that code' }),
+      detail: {
+        summary: 'Employee lookup (step 1)',
+        description:
+          "The visible stores of every dealer an employee looks after, by sap_code then website_id, each with a `storelookup` and the range's listing totals, plus `grand_totals` over them all.",
+        tags: ['Listing performance'],
+      },
+    },
+  )

@@ -1,0 +1,105 @@
+// POST /products/filter — active products by attribute (spec 4.7, decisions 24-26).
+import { Elysia, t } from 'elysia'
+import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
+import { apiContext, type ApiDeps } from '../context'
+import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
+import { apiKeyBody, responses } from '../responses'
+
+const filterDocs: Record<ProductFilter, string> = {
+  color: 'Colour name',
+  finish: 'Finish name',
+  series: 'Series name',
+  size: 'Size code, like 600x1200',
+  surface: 'Surface type',
+  range: 'Product range',
+  texture: 'Texture / look and feel',
+}
+
+const Body = t.Object({
+  color: optionalString('color', `${filterDocs.color}; matched exactly (case and spaces count)`),
+  finish: optionalString('finish', filterDocs.finish),
+  series: optionalString('series', filterDocs.series),
+  size: optionalString('size', filterDocs.size),
+  surface: optionalString('surface', filterDocs.surface),
+  range: optionalString('range', filterDocs.range),
+  texture: optionalString('texture', filterDocs.texture),
+  ...pageFields(20, 100),
+  api_key: t.Optional(t.String(apiKeyBody)),
+})
+
+const Product = t.Object({
+  id: t.Integer(),
+  sku: t.String(),
+  name: t.String(),
+  description: t.String(),
+  status: t.Literal(1),
+  images: t.Array(t.String(), { description: 'Absolute image URLs in display order' }),
+  color: t.Nullable(t.String()),
+  finish: t.Nullable(t.String()),
+  series: t.Nullable(t.String()),
+  size: t.Nullable(t.String()),
+  surface: t.Nullable(t.String()),
+  range: t.Nullable(t.String()),
+  texture: t.Nullable(t.String()),
+})
+
+const Ok = t.Object({
+  code: t.Literal(200),
+  status: t.Literal(true),
+  user: t.String(),
+  page: t.Integer(),
+  limit: t.Integer(),
+  returned: t.Integer(),
+  total: t.Integer(),
+  total_pages: t.Integer(),
+  has_more: t.Boolean(),
+  data: t.Array(Product),
+})
+
+/** A stored image path as an absolute URL (master-contract §2). */
+export function imageUrl(base: string, path: string): string {
+  if (path.startsWith('http://') || path.startsWith('https://')) return path
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
+}
+
+export const productFilter = (deps: ApiDeps) =>
+  new Elysia().use(apiContext(deps)).post(
+    '/products/filter',
+    ({ body, integration }) => {
+      const page = pageOf(body, 20, 100)
+      const filters: ProductFilters = {}
+      for (const key of Object.keys(PRODUCT_FILTERS) as ProductFilter[]) {
+        const value = body[key]
+        if (value !== undefined && value !== null && value !== '') filters[key] = value
+      }
+      const { total, rows } = productPage(deps.db, filters, page.limit, page.offset)
+      const data = rows.map((p) => ({
+        ...p,
+        status: 1 as const,
+        images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
+      }))
+      const { totalPages, hasMore } = pagingOf(total, page, data.length)
+      return {
+        code: 200 as const,
+        status: true as const,
+        user: integration.name,
+        page: page.page,
+        limit: page.limit,
+        returned: data.length,
+        total,
+        total_pages: totalPages,
+        has_more: hasMore,
+        data,
+      }
+    },
+    {
+      body: Body,
+      response: responses(Ok),
+      detail: {
+        summary: 'Product filter',
+        description:
+          'Active products matching every supplied filter, by id. Filters match exactly as written; an unknown value gives an empty `data`. `{}` returns the first page unfiltered.',
+        tags: ['Products'],
+      },
+    },
+  )

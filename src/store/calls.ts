@@ -1,0 +1,237 @@
+// Calls: totals and pages for call history and the call log.
+// Totals come from running totals (call_days per store, call_minutes for all
+// visible stores), never from counting calls. A page starts by seeking the
+// bucket (day or minute) where its first row lies, then skips only the rows of
+// that bucket before it, so page N costs about what page 1 costs.
+import type { Store } from './open'
+
+/** Which substatus values a request selects. */
+export type CallClass = 'all' | 'answered' | 'missed' | 'offline' | 'missedOffline'
+
+const CLASS: Record<CallClass, { cum: string; n: string; where: string }> = {
+  all: { cum: 'cum_answered + cum_missed + cum_offline', n: 'answered + missed + offline', where: '' },
+  answered: { cum: 'cum_answered', n: 'answered', where: `AND c.substatus = 'Answered'` },
+  missed: { cum: 'cum_missed', n: 'missed', where: `AND c.substatus = 'Missed'` },
+  offline: { cum: 'cum_offline', n: 'offline', where: `AND c.substatus = 'Offline'` },
+  missedOffline: { cum: 'cum_missed + cum_offline', n: 'missed + offline', where: `AND c.substatus IN ('Missed', 'Offline')` },
+}
+
+export interface Counts {
+  answered: number
+  missed: number
+  offline: number
+  secAnswered: number
+  secMissed: number
+  secOffline: number
+}
+
+const ZERO: Counts = { answered: 0, missed: 0, offline: 0, secAnswered: 0, secMissed: 0, secOffline: 0 }
+
+export function countOf(c: Counts, cls: CallClass): number {
+  switch (cls) {
+    case 'all':
+      return c.answered + c.missed + c.offline
+    case 'answered':
+      return c.answered
+    case 'missed':
+      return c.missed
+    case 'offline':
+      return c.offline
+    case 'missedOffline':
+      return c.missed + c.offline
+  }
+}
+
+const diff = (a: Counts, b: Counts): Counts => ({
+  answered: a.answered - b.answered,
+  missed: a.missed - b.missed,
+  offline: a.offline - b.offline,
+  secAnswered: a.secAnswered - b.secAnswered,
+  secMissed: a.secMissed - b.secMissed,
+  secOffline: a.secOffline - b.secOffline,
+})
+
+const STORE_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_offline AS offline,
+  cum_sec_answered AS secAnswered, cum_sec_missed AS secMissed, cum_sec_offline AS secOffline
+  FROM call_days WHERE website_id = ?`
+
+/** A store's calls in [from, to] by substatus, with their seconds: two seeks. */
+export function storeCounts(db: Store, websiteId: number, from: string, to: string): { before: Counts; range: Counts } {
+  const q = (op: string) =>
+    db.$client.query<Counts, [number, string]>(`${STORE_CUM} AND day ${op} ? ORDER BY day DESC LIMIT 1`)
+  const upTo = q('<=').get(websiteId, to) ?? ZERO
+  const before = q('<').get(websiteId, from) ?? ZERO
+  return { before, range: diff(upTo, before) }
+}
+
+const GLOBAL_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_offline AS offline,
+  0 AS secAnswered, 0 AS secMissed, 0 AS secOffline FROM call_minutes`
+
+function globalCounts(db: Store, from: string, to: string): { before: Counts; range: Counts } {
+  const q = (op: string) => db.$client.query<Counts, [string]>(`${GLOBAL_CUM} WHERE minute ${op} ? ORDER BY minute DESC LIMIT 1`)
+  const upTo = q('<=').get(`${to} 23:59`) ?? ZERO
+  const before = q('<').get(`${from} 00:00`) ?? ZERO
+  return { before, range: diff(upTo, before) }
+}
+
+// The two wire shapes a call row leaves in: call history (spec 2.1) and call log (2.6).
+const BLANK = `' ' || char(9, 10, 13)`
+const MINUTES = '(c.duration_seconds * 100 + 30) / 60 / 100.0' // half-up to 2 decimals, in integers
+const HISTORY = `c.website_id, s.sap_code, s.dealership_name, s.city, s.district, s.state, s.country, s.pincode,
+  c.call_log_id, c.caller_number AS call_number_with_c_code, c.mobile, c.call_start_time,
+  ${MINUTES} AS call_duration_minutes, c.did_number AS call_did_number, c.event_type AS call_event_type, c.substatus,
+  iif(trim(coalesce(c.recording_url, ''), ${BLANK}) = '', NULL, c.recording_url) AS call_recording_url,
+  iif(trim(coalesce(c.crm_lead_id, ''), ${BLANK}) = '', NULL, c.crm_lead_id) AS crm_lead_id,
+  c.crm_synced_at, k.total_calls AS total_calls_from_caller, c.prev_calls_count, c.created_at`
+const LOG = `c.call_log_id, c.caller_number, c.call_start_time, ${MINUTES} AS call_duration_minutes,
+  c.did_number, c.event_type AS call_event_type, c.substatus, k.total_calls AS total_calls_from_caller,
+  c.prev_calls_count, iif(trim(coalesce(c.recording_url, ''), ${BLANK}) = '', '', c.recording_url) AS recording_url`
+
+export type Shape = 'history' | 'log'
+const COLUMNS: Record<Shape, string> = { history: HISTORY, log: LOG }
+const JOINS = 'JOIN stores s ON s.website_id = c.website_id JOIN callers k ON k.mobile = c.mobile'
+
+/** Which stores a request covers: one store, several (a dealer's), or every visible store. */
+export type Scope = { kind: 'store'; websiteId: number } | { kind: 'stores'; websiteIds: number[] } | { kind: 'all' }
+
+export interface CallSet {
+  total: number
+  counts: Counts
+  page(offset: number, limit: number, shape: Shape): Record<string, unknown>[]
+}
+
+export interface Range {
+  from: string
+  to: string
+  fromTime: string
+  toTime: string
+}
+
+/** The calls of a scope in a date range, filtered by class: total now, pages on demand. */
+export function callSet(db: Store, scope: Scope, range: Range, cls: CallClass): CallSet {
+  if (scope.kind === 'store') return storeSet(db, scope.websiteId, range, cls)
+  if (scope.kind === 'stores') {
+    if (scope.websiteIds.length === 1) return storeSet(db, scope.websiteIds[0], range, cls)
+    return storesSet(db, scope.websiteIds, range, cls)
+  }
+  return allSet(db, range, cls)
+}
+
+function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): CallSet {
+  const { before, range: counts } = storeCounts(db, websiteId, range.from, range.to)
+  const total = countOf(counts, cls)
+  const { cum, n, where } = CLASS[cls]
+  return {
+    total,
+    counts,
+    page(offset, limit, shape) {
+      if (offset >= total) return []
+      const target = countOf(before, cls) + offset
+      const start = db.$client
+        .query<{ day: string; skipped: number }, [number, string, number]>(
+          `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
+           WHERE website_id = ? AND day >= ? AND ${cum} > ? ORDER BY day LIMIT 1`,
+        )
+        .get(websiteId, range.from, target)
+      if (!start) return []
+      return db.$client
+        .query<Record<string, unknown>, [number, string, string, number, number]>(
+          `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
+           WHERE c.website_id = ? AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+           ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
+        )
+        .all(websiteId, `${start.day} 00:00:00`, range.toTime, limit, target - start.skipped)
+    },
+  }
+}
+
+// Several stores (a dealer with more than one showroom): per-day counts of the
+// stores bound the rows to read to the days the page spans, so the merge sort
+// is over about one page, not the whole range.
+function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass): CallSet {
+  const counts = { ...ZERO }
+  for (const id of websiteIds) {
+    const c = storeCounts(db, id, range.from, range.to).range
+    for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += c[k]
+  }
+  const total = countOf(counts, cls)
+  const ids = JSON.stringify(websiteIds)
+  const { n, where } = CLASS[cls]
+  return {
+    total,
+    counts,
+    page(offset, limit, shape) {
+      if (offset >= total) return []
+      const days = db.$client
+        .query<{ day: string; n: number }, [string, string, string]>(
+          `SELECT day, sum(${n}) AS n FROM call_days
+           WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
+           GROUP BY day ORDER BY day`,
+        )
+        .all(ids, range.from, range.to)
+      let seen = 0
+      let first: { day: string; skip: number } | undefined
+      let last = range.to
+      for (const d of days) {
+        if (!first && seen + d.n > offset) first = { day: d.day, skip: offset - seen }
+        seen += d.n
+        if (first && seen >= offset + limit) {
+          last = d.day
+          break
+        }
+      }
+      if (!first) return []
+      return db.$client
+        .query<Record<string, unknown>, [string, string, string, number, number]>(
+          `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
+           WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+           ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
+        )
+        .all(ids, `${first.day} 00:00:00`, `${last} 23:59:59`, limit, first.skip)
+    },
+  }
+}
+
+function allSet(db: Store, range: Range, cls: CallClass): CallSet {
+  const { before, range: counts } = globalCounts(db, range.from, range.to)
+  const total = countOf(counts, cls)
+  const { cum, n, where } = CLASS[cls]
+  return {
+    total,
+    counts,
+    page(offset, limit, shape) {
+      if (offset >= total) return []
+      const target = countOf(before, cls) + offset
+      // seeks the index on this class's running total (call_minutes_*)
+      const start = db.$client
+        .query<{ minute: string; skipped: number }, [number]>(
+          `SELECT minute, ${cum} - (${n}) AS skipped FROM call_minutes WHERE ${cum} > ? ORDER BY ${cum}, minute LIMIT 1`,
+        )
+        .get(target)
+      if (!start) return []
+      // time order across stores comes from calls_time; the join keeps visible stores only
+      return db.$client
+        .query<Record<string, unknown>, [string, string, number, number]>(
+          `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_time
+           CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
+           JOIN callers k ON k.mobile = c.mobile
+           WHERE c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+           ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
+        )
+        .all(`${start.minute}:00`, range.toTime, limit, target - start.skipped)
+    },
+  }
+}
+
+/** One call by call_log_id, if it is visible, in range, in scope and of the class. */
+export function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): Record<string, unknown>[] {
+  const rows = db.$client
+    .query<Record<string, unknown> & { website_id: number }, [string, string, string]>(
+      `SELECT ${HISTORY} FROM calls c ${JOINS}
+       WHERE c.call_log_id = ? AND s.visible = 1 AND c.call_start_time >= ? AND c.call_start_time <= ? ${CLASS[cls].where}`,
+    )
+    .all(callLogId, range.fromTime, range.toTime)
+  if (scope.kind === 'all') return rows
+  const ids = scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds
+  return rows.filter((r) => ids.includes(r.website_id))
+}

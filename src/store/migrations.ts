@@ -1,0 +1,29 @@
+// Drizzle-kit's migrations, embedded at build time so a compiled binary needs
+// no folder beside it. Add one import line per new migration; a test checks
+// that every journal entry has its SQL here.
+import { createHash } from 'node:crypto'
+import journal from '../../db/migrations/meta/_journal.json'
+import m0000 from '../../db/migrations/0000_init.sql' with { type: 'text' }
+
+const sqlByTag: Record<string, string> = { '0000_init': m0000 }
+
+export interface Migration {
+  sql: string[]
+  bps: boolean
+  folderMillis: number
+  hash: string
+}
+
+// The same shape drizzle's readMigrationFiles() returns from a folder.
+export const migrations: Migration[] = journal.entries.map((entry) => {
+  const text = sqlByTag[entry.tag]
+  if (text === undefined) throw new Error(`migration ${entry.tag} is not embedded in src/store/migrations.ts`)
+  return {
+    sql: text.split('--> statement-breakpoint'),
+    bps: entry.breakpoints,
+    folderMillis: entry.when,
+    hash: createHash('sha256').update(text).digest('hex'),
+  }
+})
+
+export const newestMigrationMillis = Math.max(...migrations.map((m) => m.folderMillis))

@@ -1,0 +1,44 @@
+// Opens the SQLite read store with the pragmas the service relies on and
+// brings its schema up to date from the embedded migrations.
+import { Database } from 'bun:sqlite'
+import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { migrations, newestMigrationMillis } from './migrations'
+import * as schema from './schema'
+
+export type Store = BunSQLiteDatabase<typeof schema> & { $client: Database }
+
+export interface OpenOptions {
+  readonly?: boolean
+  migrate?: boolean
+}
+
+export function openStore(path: string, { readonly = false, migrate = !readonly }: OpenOptions = {}): Store {
+  if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true })
+  const client = new Database(path, readonly ? { readonly: true } : { create: true, readwrite: true, strict: true })
+  // WAL: readers never block the sync writer and see only committed runs.
+  if (path !== ':memory:' && !readonly) client.run('PRAGMA journal_mode = WAL')
+  client.run('PRAGMA busy_timeout = 5000')
+  client.run('PRAGMA synchronous = NORMAL')
+  client.run('PRAGMA cache_size = -65536') // 64 MiB page cache
+  client.run('PRAGMA temp_store = MEMORY')
+  const db = drizzle({ client, schema }) as Store
+  if (migrate) migrateStore(db)
+  return db
+}
+
+export function migrateStore(db: Store): void {
+  let newestApplied = 0
+  try {
+    const row = db.$client.query('SELECT max(created_at) AS m FROM __drizzle_migrations').get() as { m: number | null }
+    newestApplied = Number(row?.m ?? 0)
+  } catch {
+    // no migrations table yet: a new read store
+  }
+  if (newestApplied > newestMigrationMillis) {
+    throw new Error('the read store was created by a newer version of listing-api; upgrade this binary')
+  }
+  // drizzle's own migrator, fed from the embedded files instead of a folder
+  ;(db as any).dialect.migrate(migrations, (db as any).session, { migrationsFolder: '' })
+}

@@ -1,0 +1,70 @@
+// Recomputes the derived columns and tables of the read store from its base
+// rows: store visibility and names, running totals, caller counts, call
+// buckets, product images. Runs inside the caller's transaction.
+import type { Database } from 'bun:sqlite'
+
+const BLANK = `' ' || char(9, 10, 13)`
+
+export function refreshAll(client: Database): void {
+  const run = (sql: string) => client.run(sql)
+
+  // master-contract §1 (visibility) and §2 (dealership_name fallback)
+  run(`UPDATE stores SET
+    visible = (is_deleted = 0 AND EXISTS (SELECT 1 FROM dealers d WHERE d.sap_code = stores.sap_code AND d.is_active = 1)),
+    dealership_name = CASE
+      WHEN trim(coalesce(store_name, ''), ${BLANK}) <> '' THEN store_name
+      WHEN trim(coalesce((SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code), ''), ${BLANK}) <> ''
+        THEN (SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)
+      ELSE 'Dealer Name Not Available' END`)
+
+  run(`UPDATE metrics SET seq = w.seq, cum_search = w.cs, cum_website_clicks = w.cw, cum_call_clicks = w.cc,
+      cum_direction_requests = w.cd, cum_business_bookings = w.cb
+    FROM (SELECT website_id, metric_date,
+        row_number() OVER win AS seq,
+        sum(desktop_search_impressions + mobile_search_impressions + desktop_maps_impressions + mobile_maps_impressions) OVER win AS cs,
+        sum(website_clicks) OVER win AS cw, sum(call_clicks) OVER win AS cc,
+        sum(direction_requests) OVER win AS cd, sum(business_bookings) OVER win AS cb
+      FROM metrics WINDOW win AS (PARTITION BY website_id ORDER BY metric_date)) w
+    WHERE metrics.website_id = w.website_id AND metrics.metric_date = w.metric_date`)
+
+  run(`UPDATE calls SET prev_calls_count = w.prev
+    FROM (SELECT call_log_id, count(*) OVER (PARTITION BY mobile ORDER BY call_start_time, call_log_id) - 1 AS prev FROM calls) w
+    WHERE calls.call_log_id = w.call_log_id AND calls.prev_calls_count <> w.prev`)
+  run('DELETE FROM callers')
+  run('INSERT INTO callers (mobile, total_calls) SELECT mobile, count(*) FROM calls GROUP BY mobile')
+
+  run('DELETE FROM call_days')
+  run(`INSERT INTO call_days (website_id, day, answered, missed, offline, sec_answered, sec_missed, sec_offline)
+    SELECT website_id, substr(call_start_time, 1, 10),
+      sum(substatus = 'Answered'), sum(substatus = 'Missed'), sum(substatus = 'Offline'),
+      sum(iif(substatus = 'Answered', duration_seconds, 0)), sum(iif(substatus = 'Missed', duration_seconds, 0)),
+      sum(iif(substatus = 'Offline', duration_seconds, 0))
+    FROM calls WHERE website_id <> 0 GROUP BY 1, 2`)
+  run(`UPDATE call_days SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o,
+      cum_sec_answered = w.sa, cum_sec_missed = w.sm, cum_sec_offline = w.so
+    FROM (SELECT website_id, day, sum(answered) OVER win AS a, sum(missed) OVER win AS m, sum(offline) OVER win AS o,
+        sum(sec_answered) OVER win AS sa, sum(sec_missed) OVER win AS sm, sum(sec_offline) OVER win AS so
+      FROM call_days WINDOW win AS (PARTITION BY website_id ORDER BY day)) w
+    WHERE call_days.website_id = w.website_id AND call_days.day = w.day`)
+
+  run('DELETE FROM call_minutes')
+  run(`INSERT INTO call_minutes (minute, answered, missed, offline)
+    SELECT substr(c.call_start_time, 1, 16), sum(c.substatus = 'Answered'), sum(c.substatus = 'Missed'), sum(c.substatus = 'Offline')
+    FROM calls c JOIN stores s ON s.website_id = c.website_id AND s.visible = 1 GROUP BY 1`)
+  run(`UPDATE call_minutes SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o
+    FROM (SELECT minute, sum(answered) OVER win AS a, sum(missed) OVER win AS m, sum(offline) OVER win AS o
+      FROM call_minutes WINDOW win AS (ORDER BY minute)) w
+    WHERE call_minutes.minute = w.minute`)
+
+  run(`UPDATE products SET
+    images = coalesce((SELECT json_group_array(image_path) FROM
+      (SELECT image_path FROM product_images i WHERE i.product_id = products.id ORDER BY sort_order, id)), '[]'),
+    active_seq = NULL`)
+  run(`UPDATE products SET active_seq = w.seq
+    FROM (SELECT id, row_number() OVER (ORDER BY id) AS seq FROM products WHERE status = 1) w WHERE products.id = w.id`)
+}
+
+// master-contract §2: the last 10 digits of the digits in the caller number.
+export function mobileOf(callerNumber: string): string {
+  return callerNumber.replace(/\D+/g, '').slice(-10)
+}

@@ -1,0 +1,234 @@
+// The read store: a projection of the master (master-schema.sql) plus the
+// derived columns and tables that let every request be answered by index seeks.
+// Base columns are filled by sync (or by fixtures in tests); derived ones by refresh.ts.
+import { sql } from 'drizzle-orm'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+export const integrations = sqliteTable(
+  'integrations',
+  {
+    id: integer('id').primaryKey(),
+    name: text('name').notNull(),
+    keySha256: text('key_sha256').notNull(),
+    isActive: integer('is_active').notNull(),
+    createdAt: text('created_at').notNull().default(''),
+  },
+  (t) => [uniqueIndex('integrations_key').on(t.keySha256)],
+)
+
+export const dealers = sqliteTable('dealers', {
+  sapCode: text('sap_code').primaryKey(),
+  dealerName: text('dealer_name'),
+  isActive: integer('is_active').notNull(),
+})
+
+export const stores = sqliteTable(
+  'stores',
+  {
+    websiteId: integer('website_id').primaryKey(),
+    sapCode: text('sap_code').notNull(),
+    storeName: text('store_name'),
+    city: text('city'),
+    district: text('district'),
+    state: text('state'),
+    country: text('country'),
+    pincode: text('pincode'),
+    isDeleted: integer('is_deleted').notNull(),
+    // derived: not deleted and its dealer is active (master-contract §1)
+    visible: integer('visible').notNull().default(0),
+    // derived: store_name, else dealer_name, else the literal (master-contract §2)
+    dealershipName: text('dealership_name').notNull().default(''),
+  },
+  (t) => [index('stores_sap').on(t.sapCode, t.websiteId)],
+)
+
+export const employees = sqliteTable('employees', {
+  empCode: text('emp_code').primaryKey(),
+  empName: text('emp_name').notNull(),
+  salesOffice: text('sales_office').notNull(),
+  role: text('role').notNull(),
+  isActive: integer('is_active').notNull(),
+})
+
+export const employeeDealers = sqliteTable(
+  'employee_dealers',
+  { empCode: text('emp_code').notNull(), sapCode: text('sap_code').notNull() },
+  (t) => [primaryKey({ columns: [t.empCode, t.sapCode] })],
+)
+
+const metricCols = {
+  desktopSearch: integer('desktop_search_impressions').notNull(),
+  mobileSearch: integer('mobile_search_impressions').notNull(),
+  desktopMaps: integer('desktop_maps_impressions').notNull(),
+  mobileMaps: integer('mobile_maps_impressions').notNull(),
+  websiteClicks: integer('website_clicks').notNull(),
+  callClicks: integer('call_clicks').notNull(),
+  directionRequests: integer('direction_requests').notNull(),
+  businessBookings: integer('business_bookings').notNull(),
+}
+
+// One row per store and day, clustered by (store, date). The cum_* columns are
+// running totals within the store, inclusive of the row, and seq is the row's
+// 1-based rank: a range total or a page start is two seeks, never a sum.
+export const metrics = sqliteTable(
+  'metrics',
+  {
+    websiteId: integer('website_id').notNull(),
+    metricDate: text('metric_date').notNull(),
+    ...metricCols,
+    seq: integer('seq').notNull().default(0),
+    cumSearch: integer('cum_search').notNull().default(0),
+    cumWebsiteClicks: integer('cum_website_clicks').notNull().default(0),
+    cumCallClicks: integer('cum_call_clicks').notNull().default(0),
+    cumDirectionRequests: integer('cum_direction_requests').notNull().default(0),
+    cumBusinessBookings: integer('cum_business_bookings').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.metricDate] })],
+)
+
+// Every master call, visible or not (caller counts include all of them),
+// clustered by (store, time, call_log_id) so one store's calls in time order
+// sit together on disk. website_id 0 stands for a NULL website_id.
+export const calls = sqliteTable(
+  'calls',
+  {
+    websiteId: integer('website_id').notNull(),
+    callStartTime: text('call_start_time').notNull(),
+    callLogId: text('call_log_id').notNull(),
+    callerNumber: text('caller_number').notNull(),
+    durationSeconds: integer('duration_seconds').notNull(),
+    didNumber: text('did_number').notNull(),
+    eventType: text('event_type').notNull(),
+    substatus: text('substatus').notNull(),
+    recordingUrl: text('recording_url'),
+    crmLeadId: text('crm_lead_id'),
+    crmSyncedAt: text('crm_synced_at'),
+    createdAt: text('created_at').notNull(),
+    // derived: last 10 digits of the caller number, and calls of that caller
+    // strictly before this one by (call_start_time, call_log_id)
+    mobile: text('mobile').notNull().default(''),
+    prevCallsCount: integer('prev_calls_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.websiteId, t.callStartTime, t.callLogId] }),
+    uniqueIndex('calls_call_log_id').on(t.callLogId),
+    // global time order for call history without a store filter
+    index('calls_time').on(t.callStartTime, t.callLogId),
+    // a caller's calls in order, for prev_calls_count
+    index('calls_mobile').on(t.mobile, t.callStartTime, t.callLogId),
+  ],
+)
+
+// Lifetime calls per caller; joined per returned row so that a new call
+// raises total_calls_from_caller of all earlier calls without rewriting them.
+export const callers = sqliteTable('callers', {
+  mobile: text('mobile').primaryKey(),
+  totalCalls: integer('total_calls').notNull(),
+})
+
+// Per store and IST day: calls and seconds by substatus, with running totals
+// within the store (inclusive). Totals of a store's range are two seeks; the
+// day where page N starts is found without reading calls.
+export const callDays = sqliteTable(
+  'call_days',
+  {
+    websiteId: integer('website_id').notNull(),
+    day: text('day').notNull(),
+    answered: integer('answered').notNull(),
+    missed: integer('missed').notNull(),
+    offline: integer('offline').notNull(),
+    secAnswered: integer('sec_answered').notNull(),
+    secMissed: integer('sec_missed').notNull(),
+    secOffline: integer('sec_offline').notNull(),
+    cumAnswered: integer('cum_answered').notNull().default(0),
+    cumMissed: integer('cum_missed').notNull().default(0),
+    cumOffline: integer('cum_offline').notNull().default(0),
+    cumSecAnswered: integer('cum_sec_answered').notNull().default(0),
+    cumSecMissed: integer('cum_sec_missed').notNull().default(0),
+    cumSecOffline: integer('cum_sec_offline').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.day] })],
+)
+
+// Calls of all visible stores per minute ('YYYY-MM-DD HH:MM'), with running
+// totals over all time. Call history without a store filter finds its total
+// and the minute where page N starts by seeking these indexes.
+export const callMinutes = sqliteTable(
+  'call_minutes',
+  {
+    minute: text('minute').primaryKey(),
+    answered: integer('answered').notNull(),
+    missed: integer('missed').notNull(),
+    offline: integer('offline').notNull(),
+    cumAnswered: integer('cum_answered').notNull().default(0),
+    cumMissed: integer('cum_missed').notNull().default(0),
+    cumOffline: integer('cum_offline').notNull().default(0),
+  },
+  (t) => [
+    index('call_minutes_all').on(sql`(${t.cumAnswered} + ${t.cumMissed} + ${t.cumOffline})`, t.minute),
+    index('call_minutes_answered').on(t.cumAnswered, t.minute),
+    index('call_minutes_missed').on(t.cumMissed, t.minute),
+    index('call_minutes_offline').on(t.cumOffline, t.minute),
+    index('call_minutes_missed_offline').on(sql`(${t.cumMissed} + ${t.cumOffline})`, t.minute),
+  ],
+)
+
+export const products = sqliteTable(
+  'products',
+  {
+    id: integer('id').primaryKey(),
+    sku: text('sku').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    color: text('color'),
+    finish: text('finish'),
+    series: text('series'),
+    size: text('size'),
+    surface: text('surface'),
+    productRange: text('product_range'),
+    texture: text('texture'),
+    status: integer('status').notNull(),
+    // derived: JSON array of image paths in display order
+    images: text('images').notNull().default('[]'),
+    // derived: 1-based rank among active products by id, so an unfiltered page is a seek
+    activeSeq: integer('active_seq'),
+  },
+  (t) => [
+    // one index per filter, active rows only, in id order: the most selective
+    // supplied filter drives the scan, the others are checked on its rows
+    index('products_color').on(t.color, t.id).where(sql`status = 1`),
+    index('products_finish').on(t.finish, t.id).where(sql`status = 1`),
+    index('products_series').on(t.series, t.id).where(sql`status = 1`),
+    index('products_size').on(t.size, t.id).where(sql`status = 1`),
+    index('products_surface').on(t.surface, t.id).where(sql`status = 1`),
+    index('products_range').on(t.productRange, t.id).where(sql`status = 1`),
+    index('products_texture').on(t.texture, t.id).where(sql`status = 1`),
+    uniqueIndex('products_active_seq').on(t.activeSeq),
+  ],
+)
+
+export const productImages = sqliteTable(
+  'product_images',
+  {
+    id: integer('id').primaryKey(),
+    productId: integer('product_id').notNull(),
+    imagePath: text('image_path').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [index('product_images_product').on(t.productId, t.sortOrder, t.id)],
+)
+
+// Store-wide facts: counts kept by refresh (e.g. active products) and sync runs.
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+})
+
+export const syncRuns = sqliteTable('sync_runs', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  startedAt: text('started_at').notNull(),
+  finishedAt: text('finished_at'),
+  ok: integer('ok'),
+  error: text('error'),
+  stats: text('stats'),
+})

@@ -1,0 +1,48 @@
+// Builds the app in process over an in-memory read store seeded from the test
+// fixtures, with tiny helpers to send requests.
+import { seedTest, TEST_IMAGE_BASE, TEST_KEYS, TEST_SECRET } from '../db/fixtures/test'
+import { createApp } from '../src/http/app'
+import type { ApiDeps } from '../src/http/context'
+import { RateLimiter } from '../src/http/rateLimit'
+import { openStore } from '../src/store/open'
+import { createStorelookup } from '../src/storelookup'
+
+export { TEST_KEYS }
+
+export function testApp(options: { rateLimitPerMin?: number; burst?: number; now?: () => number } = {}) {
+  const db = openStore(':memory:')
+  seedTest(db)
+  const deps: ApiDeps = {
+    db,
+    storelookup: createStorelookup(TEST_SECRET),
+    imageBaseUrl: TEST_IMAGE_BASE,
+    rateLimiter: new RateLimiter(options.rateLimitPerMin ?? 0, options.burst ?? 100, options.now),
+  }
+  const errors: string[] = []
+  const app = createApp(deps, { error: (m, f) => errors.push(`${m} ${JSON.stringify(f)}`) })
+  return { app, db, deps, errors }
+}
+
+export type TestApp = ReturnType<typeof testApp>
+
+/** POST a JSON body (an object is stringified; a string is sent as is) with the Acme key unless told otherwise. */
+export async function post(t: TestApp, path: string, body: unknown, headers: Record<string, string> = { 'x-api-key': TEST_KEYS.acme }) {
+  const res = await t.app.handle(
+    new Request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  )
+  const text = await res.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { res, status: res.status, json, text }
+}
+
+/** A storelookup as the Acme integration (id 1) would receive it. */
+export const tokenFor = (t: TestApp, websiteId: number, integrationId = 1) => t.deps.storelookup.seal(integrationId, websiteId)
