@@ -6,7 +6,7 @@ import { Elysia } from 'elysia'
 import type { Storelookup } from '../storelookup'
 import type { Store } from '../store/open'
 import { authenticate } from './auth'
-import { ApiError, Message } from './errors'
+import { ApiError, JSON_TYPE, Message } from './errors'
 import type { RateLimiter } from './rateLimit'
 
 export interface ApiDeps {
@@ -46,5 +46,6 @@ export const apiContext = (deps: ApiDeps) =>
     .derive({ as: 'scoped' }, ({ request, body, set }) => {
       const integration = authenticate(deps.db, request.headers.get('x-api-key'), body)
       if (deps.rateLimiter.enabled) Object.assign(set.headers, deps.rateLimiter.take(integration.id))
+      set.headers['content-type'] = JSON_TYPE
       return { integration, deps }
     })

@@ -34,7 +34,7 @@ export const docs = () =>
             description:
               'Calls received by dealer showrooms, business-listing performance per store, and the product filter. ' +
               'Every endpoint is POST with a JSON body and needs an API key: preferably in the `X-API-KEY` header, ' +
-              'or as `api_key` in the body. Failures are `{ "code", "status": false, "message" }` with the HTTP status equal to `code`.',
+              'or as `api_key` in the body. A failure is an object with code, status false and message, and its HTTP status equals code.',
           },
           components: {
             securitySchemes: {

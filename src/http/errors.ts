@@ -35,7 +35,7 @@ export class ApiError extends Error {
   }
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8'
+export const JSON_TYPE = 'application/json; charset=utf-8'
 
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } })
