@@ -45,7 +45,9 @@ export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => con
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(set.headers)) if (typeof v === 'string') headers[k] = v
-      if (error instanceof ApiError) return failure(error.status, error.message, { ...headers, ...error.headers })
+      // Elysia wraps what a parse hook throws in its own ParseError
+      const apiError = error instanceof ApiError ? error : (error as Error)?.cause instanceof ApiError ? ((error as Error).cause as ApiError) : null
+      if (apiError) return failure(apiError.status, apiError.message, { ...headers, ...apiError.headers })
       if (code === 'VALIDATION') {
         // each field model names its own message; the first failing field wins
         const message = (error as ValidationError).customError

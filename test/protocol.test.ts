@@ -1,0 +1,180 @@
+// What every API route shares, tested once over all six: 405, invalid JSON,
+// body size, API key handling and order of checks, the envelope, request ids.
+import { describe, expect, test } from 'bun:test'
+import { API_PATHS } from '../src/http/app'
+import { post, testApp, TEST_KEYS, tokenFor } from './helpers'
+
+const t = testApp()
+
+// A valid body for each route, so that only the property under test varies.
+const valid: Record<(typeof API_PATHS)[number], Record<string, unknown>> = {
+  '/listing/listingtiles': { from_date: '2025-01-01', to_date: '2025-01-31' },
+  '/listing/dealer': { from_date: '2025-01-01', to_date: '2025-01-31', sap_code: 'D100' },
+  '/listing/employee': { from_date: '2025-01-01', to_date: '2025-01-31', emp_code: 'E1' },
+  '/listing/daywise': { from_date: '2025-01-01', to_date: '2025-01-31', storelookup: tokenFor(t, 101) },
+  '/listing/calls': { from_date: '2025-01-01', to_date: '2025-01-31', storelookup: tokenFor(t, 101) },
+  '/products/filter': {},
+}
+
+function expectFailure(r: { status: number; json: any; res: Response }, code: number, message: string) {
+  expect(r.status).toBe(code)
+  expect(r.json).toEqual({ code, status: false, message })
+  expect(r.res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+}
+
+const send = (path: string, init: RequestInit) => t.app.handle(new Request(`http://localhost${path}`, init))
+
+describe.each([...API_PATHS])('%s', (path) => {
+  test('answers a valid request with 200 and the JSON content type', async () => {
+    const r = await post(t, path, valid[path])
+    expect(r.status).toBe(200)
+    expect(r.json.code).toBe(200)
+    expect(r.json.status).toBe(true)
+    expect(r.res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+  })
+
+  test.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('%s is 405 Only POST allowed, before the key is checked', async (method) => {
+    const res = await send(path, { method })
+    expect(res.status).toBe(405)
+    expect(await res.json()).toEqual({ code: 405, status: false, message: 'Only POST allowed' })
+    expect(res.headers.get('allow')).toBe('POST')
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('HEAD is 405 with no body', async () => {
+    const res = await send(path, { method: 'HEAD' })
+    expect(res.status).toBe(405)
+  })
+
+  test.each([
+    ['malformed JSON', '{"from_date": '],
+    ['an empty body', ''],
+    ['an array', '[]'],
+    ['a string', '"text"'],
+    ['a number', '42'],
+    ['null', 'null'],
+    ['plain text', 'from_date=2025-01-01'],
+  ])('%s is 400 Invalid JSON, even without a key', async (_, body) => {
+    expectFailure(await post(t, path, body, {}), 400, 'Invalid JSON')
+  })
+
+  test('a body that is not UTF-8 is 400 Invalid JSON', async () => {
+    const res = await send(path, { method: 'POST', headers: { 'x-api-key': TEST_KEYS.acme }, body: new Uint8Array([0x7b, 0xff, 0x7d]) })
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toBe('Invalid JSON')
+  })
+
+  test('a body over 64 KiB is 413 Payload too large', async () => {
+    const body = JSON.stringify({ ...valid[path], pad: 'x'.repeat(64 * 1024) })
+    expectFailure(await post(t, path, body), 413, 'Payload too large')
+  })
+
+  test('a body just under 64 KiB is accepted', async () => {
+    const base = JSON.stringify({ ...valid[path], pad: '' })
+    const body = JSON.stringify({ ...valid[path], pad: 'x'.repeat(64 * 1024 - base.length) })
+    expect(body.length).toBe(64 * 1024)
+    expect((await post(t, path, body)).status).toBe(200)
+  })
+
+  test('no key at all is 401 API key missing', async () => {
+    expectFailure(await post(t, path, valid[path], {}), 401, 'API key missing')
+  })
+
+  test('an empty header and an empty body key are missing too', async () => {
+    expectFailure(await post(t, path, { ...valid[path], api_key: '' }, { 'x-api-key': '' }), 401, 'API key missing')
+  })
+
+  test.each([
+    ['an unknown key', 'no-such-key'],
+    ['a revoked key', TEST_KEYS.revoked],
+  ])('%s in the header is 401 Invalid API key', async (_, key) => {
+    expectFailure(await post(t, path, valid[path], { 'x-api-key': key }), 401, 'Invalid API key')
+  })
+
+  test('the key in the body works when there is no header', async () => {
+    const r = await post(t, path, { ...valid[path], api_key: TEST_KEYS.acme }, {})
+    expect(r.status).toBe(200)
+  })
+
+  test('a header with a wrong key is 401 even when the body holds a good one', async () => {
+    expectFailure(await post(t, path, { ...valid[path], api_key: TEST_KEYS.acme }, { 'x-api-key': 'wrong' }), 401, 'Invalid API key')
+  })
+
+  test('a non-string body key is 401 Invalid API key', async () => {
+    expectFailure(await post(t, path, { ...valid[path], api_key: 12345 }, {}), 401, 'Invalid API key')
+  })
+
+  test('a revoked key in the body is refused', async () => {
+    expectFailure(await post(t, path, { ...valid[path], api_key: TEST_KEYS.revoked }, {}), 401, 'Invalid API key')
+  })
+
+  test('a body key is not trimmed', async () => {
+    expectFailure(await post(t, path, { ...valid[path], api_key: `${TEST_KEYS.acme} ` }, {}), 401, 'Invalid API key')
+  })
+
+  test('the header name is case-insensitive', async () => {
+    expect((await post(t, path, valid[path], { 'X-Api-Key': TEST_KEYS.acme })).status).toBe(200)
+    expect((await post(t, path, valid[path], { 'X-API-KEY': TEST_KEYS.acme })).status).toBe(200)
+  })
+
+  test('a missing key wins over a bad field (decision 2)', async () => {
+    expectFailure(await post(t, path, { ...valid[path], page: 0, from_date: 'bad' }, {}), 401, 'API key missing')
+  })
+
+  test('a bad field with a good key is 400 with the field's message', async () => {
+    const [bad, message] = path === '/products/filter' ? [{ page: 0 }, 'page must be a positive integer'] : [{ from_date: '2025-02-30' }, 'Dates must be in YYYY-MM-DD format']
+    expectFailure(await post(t, path, { ...valid[path], ...bad }), 400, message)
+  })
+
+  test('a sane X-Request-Id is echoed; an insane one is replaced', async () => {
+    const echoed = await post(t, path, valid[path], { 'x-api-key': TEST_KEYS.acme, 'x-request-id': 'abc-123' })
+    expect(echoed.res.headers.get('x-request-id')).toBe('abc-123')
+    const replaced = await post(t, path, valid[path], { 'x-api-key': TEST_KEYS.acme, 'x-request-id': 'has space' })
+    expect(replaced.res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    const failed = await post(t, path, '{', { 'x-request-id': 'err-1' })
+    expect(failed.res.headers.get('x-request-id')).toBe('err-1')
+  })
+
+  test('no CORS headers are sent', async () => {
+    const r = await post(t, path, valid[path], { 'x-api-key': TEST_KEYS.acme, origin: 'https://evil.example.com' })
+    expect(r.res.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('unknown fields are ignored', async () => {
+    expect((await post(t, path, { ...valid[path], unexpected: { nested: true } })).status).toBe(200)
+  })
+})
+
+describe('outside the API routes', () => {
+  test('an unknown path is 404 Not found in the envelope', async () => {
+    expectFailure(await post(t, '/listing/nothing', {}), 404, 'Not found')
+    const res = await send('/', { method: 'GET' })
+    expect(res.status).toBe(404)
+    expect(await res.json()).toEqual({ code: 404, status: false, message: 'Not found' })
+  })
+
+  test('a request id of 129 characters is replaced', async () => {
+    const r = await post(t, '/products/filter', {}, { 'x-api-key': TEST_KEYS.acme, 'x-request-id': 'a'.repeat(129) })
+    expect(r.res.headers.get('x-request-id')).not.toBe('a'.repeat(129))
+  })
+})
+
+describe('server-side failures', () => {
+  test('a 500 says only Internal Server Error, and the detail goes to the log', async () => {
+    const broken = testApp()
+    broken.db.$client.run('DROP TABLE products')
+    const r = await post(broken, '/products/filter', {})
+    expectFailure(r, 500, 'Internal Server Error')
+    expect(r.text).not.toContain('products')
+    expect(broken.errors.join('\n')).toContain('no such table: products')
+  })
+
+  test('the key never reaches the error log', async () => {
+    const broken = testApp()
+    broken.db.$client.run('DROP TABLE products')
+    await post(broken, '/products/filter', { api_key: TEST_KEYS.acme }, {})
+    await post(broken, '/products/filter', {}, { 'x-api-key': TEST_KEYS.acme })
+    expect(broken.errors.length).toBe(2)
+    expect(broken.errors.join('\n')).not.toContain(TEST_KEYS.acme)
+  })
+})
