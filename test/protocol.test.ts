@@ -121,7 +121,7 @@ describe.each([...API_PATHS])('%s', (path) => {
     expectFailure(await post(t, path, { ...valid[path], page: 0, from_date: 'bad' }, {}), 401, 'API key missing')
   })
 
-  test('a bad field with a good key is 400 with the field's message', async () => {
+  test("a bad field with a good key is 400 with the field's message", async () => {
     const [bad, message] = path === '/products/filter' ? [{ page: 0 }, 'page must be a positive integer'] : [{ from_date: '2025-02-30' }, 'Dates must be in YYYY-MM-DD format']
     expectFailure(await post(t, path, { ...valid[path], ...bad }), 400, message)
   })
