@@ -1,7 +1,7 @@
 // POST /listing/listingtiles — call history across stores (spec 4.1, decisions 11-15).
 import { Elysia, t } from 'elysia'
 import { callById, callSet, type Scope } from '../../store/calls'
-import { dealerIsActive, storesOfDealer, visibleStore } from '../../store/directory'
+import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
@@ -79,11 +79,12 @@ export const callHistory = (deps: ApiDeps) =>
       const callLogId = given(body.call_log_id)
       const cls = callClassOf(body.substatus)
 
-      // decision 13: an unknown or inactive dealer is 404 before anything else matches
+      // a bad storelookup is a 400, so it is checked before the dealer lookup's 404 (decision 2)
+      const store = lookup === null ? null : resolveStorelookup(deps, integration.id, lookup)
+      // decision 13: an unknown or inactive dealer is 404 before the no-record outcome
       if (sapCode !== null && !dealerIsActive(db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
       let scope: Scope = { kind: 'all' }
-      if (lookup !== null) {
-        const store = resolveStorelookup(deps, integration.id, lookup)
+      if (store !== null) {
         // sap_code and storelookup together both apply
         scope = sapCode !== null && store.sap_code !== sapCode ? { kind: 'stores', websiteIds: [] } : { kind: 'store', websiteId: store.website_id }
       } else if (sapCode !== null) {
