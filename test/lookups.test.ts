@@ -1,0 +1,171 @@
+// Step 1 of listing performance: POST /listing/dealer and /listing/employee
+// (spec 4.2, 4.3, decisions 16-19) against db/fixtures/test.ts.
+import { describe, expect, test } from 'bun:test'
+import { post, testApp, tokenFor } from './helpers'
+
+const t = testApp()
+const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
+const ZERO = { total_search: 0, website_clicks: 0, call_clicks: 0, direction_requests: 0, business_bookings: 0 }
+
+async function fails(path: string, body: unknown, code: number, message: string) {
+  const r = await post(t, path, body)
+  expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
+}
+
+// 101 has rows on 01-01 (n=1), 01-02 (2), 01-04 (4), 01-05 (5): total_search is 10n, clicks n+1, n+2, n+3, bookings n%2
+const store101Jan = {
+  storelookup: '',
+  dealership_name: 'Alpha Tiles Andheri',
+  city: 'Mumbai',
+  state: 'Maharashtra',
+  has_data: true,
+  message: '',
+  days_with_data: 4,
+  totals: { total_search: 120, website_clicks: 16, call_clicks: 20, direction_requests: 24, business_bookings: 2 },
+}
+
+describe('dealer lookup', () => {
+  const PATH = '/listing/dealer'
+
+  test('returns every visible store of the dealer by website_id, with storelookup and range totals', async () => {
+    const r = await post(t, PATH, { ...JAN, sap_code: 'D100' })
+    expect(r.json).toEqual({
+      code: 200,
+      status: true,
+      user: 'Acme Partner',
+      sap_code: 'D100',
+      from_date: '2025-01-01',
+      to_date: '2025-01-31',
+      returned: 2,
+      message: '',
+      data: [
+        { ...store101Jan, storelookup: tokenFor(t, 101) },
+        {
+          storelookup: tokenFor(t, 102),
+          dealership_name: 'Alpha Tiles', // store_name NULL falls back to the dealer name
+          city: 'Pune',
+          state: 'Maharashtra',
+          has_data: true,
+          message: '',
+          days_with_data: 1,
+          totals: { total_search: 100, website_clicks: 11, call_clicks: 12, direction_requests: 13, business_bookings: 0 },
+        },
+      ],
+    })
+  })
+
+  test('totals cover only the days in the range', async () => {
+    const r = await post(t, PATH, { from_date: '2025-01-02', to_date: '2025-01-04', sap_code: 'D100' })
+    expect(r.json.data[0].days_with_data).toBe(2)
+    expect(r.json.data[0].totals).toEqual({ total_search: 60, website_clicks: 8, call_clicks: 10, direction_requests: 12, business_bookings: 0 })
+  })
+
+  test('a store without listing rows in the range is included with has_data false', async () => {
+    const r = await post(t, PATH, { from_date: '2025-01-03', to_date: '2025-01-03', sap_code: 'D100' })
+    expect(r.json.returned).toBe(2)
+    for (const entry of r.json.data) {
+      expect(entry).toMatchObject({ has_data: false, message: 'No record found', days_with_data: 0, totals: ZERO })
+    }
+  })
+
+  test('NULL city and state are "" in store entries; a blank dealer name gives the literal', async () => {
+    const echo = await post(t, PATH, { ...JAN, sap_code: 'D500' })
+    expect(echo.json.data[0]).toMatchObject({ dealership_name: 'Echo Showroom', city: '', state: '', has_data: false })
+    const blank = await post(t, PATH, { from_date: '2025-02-01', to_date: '2025-02-28', sap_code: 'D200' })
+    expect(blank.json.data[0]).toMatchObject({ dealership_name: 'Dealer Name Not Available', days_with_data: 1 })
+  })
+
+  test.each([
+    ['unknown', 'D999'],
+    ['inactive', 'D300'],
+    ['active without stores', 'D400'],
+  ])('a dealer %s is 200 with an empty list and No record found', async (_, sapCode) => {
+    const r = await post(t, PATH, { ...JAN, sap_code: sapCode })
+    expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({ code: 200, status: true, returned: 0, message: 'No record found', data: [] })
+  })
+
+  test('the same store always yields the same storelookup; another integration gets another', async () => {
+    const a = await post(t, PATH, { ...JAN, sap_code: 'D100' })
+    const b = await post(t, PATH, { from_date: '2024-01-01', to_date: '2025-12-31', sap_code: 'D100' })
+    expect(a.json.data[0].storelookup).toBe(b.json.data[0].storelookup)
+    const beta = await post(t, PATH, { ...JAN, sap_code: 'D100' }, { 'x-api-key': 'test-key-beta' })
+    expect(beta.json.user).toBe('Beta Partner')
+    expect(beta.json.data[0].storelookup).not.toBe(a.json.data[0].storelookup)
+    expect(a.json.data[0].storelookup).toMatch(/^[A-Za-z0-9_-]{1,256}$/)
+  })
+
+  test.each([
+    [{ from_date: '2025-01-01', to_date: '2025-01-31' }, 'sap_code is required'],
+    [{ ...JAN, sap_code: '' }, 'sap_code is required'],
+    [{ ...JAN, sap_code: null }, 'sap_code is required'],
+    [{ ...JAN, sap_code: 100 }, 'sap_code must be a string'],
+    [{ ...JAN, sap_code: 'D'.repeat(21) }, 'sap_code is too long'],
+    [{ sap_code: 'D100' }, 'from_date and to_date are required'],
+    [{ sap_code: 'D100', from_date: '2025-01-01', to_date: '31-01-2025' }, 'Dates must be in YYYY-MM-DD format'],
+    [{ sap_code: 'D100', from_date: '2025-04-31', to_date: '2025-05-01' }, 'Dates must be in YYYY-MM-DD format'],
+    [{ sap_code: 'D100', from_date: '2025-02-01', to_date: '2025-01-01' }, 'from_date cannot be later than to_date'],
+  ])('400 for %j: %s', async (body, message) => {
+    await fails(PATH, body, 400, message)
+  })
+
+  test('missing dates are reported before a missing sap_code', async () => {
+    await fails(PATH, {}, 400, 'from_date and to_date are required')
+  })
+})
+
+describe('employee lookup', () => {
+  const PATH = '/listing/employee'
+
+  test('returns the employee, the stores of its dealers by sap_code then website_id, and grand totals', async () => {
+    const r = await post(t, PATH, { from_date: '2025-01-01', to_date: '2025-02-28', emp_code: 'E1' })
+    expect(r.status).toBe(200)
+    const { data, ...rest } = r.json
+    expect(rest).toEqual({
+      code: 200,
+      status: true,
+      employee: { emp_code: 'E1', name: 'Asha Rao', sales_off: 'Mumbai', role: 'Area Manager' },
+      from_date: '2025-01-01',
+      to_date: '2025-02-28',
+      returned: 3,
+      message: '',
+      // 101 (120, 16, 20, 24, 2) + 102 (100, 11, 12, 13, 0) + 201 (70, 8, 9, 10, 1)
+      grand_totals: { total_search: 290, website_clicks: 35, call_clicks: 41, direction_requests: 47, business_bookings: 3 },
+    })
+    // D300 is inactive and D400 has no stores: neither contributes
+    expect(data.map((d: any) => [d.sap_code, d.storelookup])).toEqual([
+      ['D100', tokenFor(t, 101)],
+      ['D100', tokenFor(t, 102)],
+      ['D200', tokenFor(t, 201)],
+    ])
+    expect(data[0]).toEqual({ sap_code: 'D100', ...store101Jan, storelookup: tokenFor(t, 101) })
+  })
+
+  test('an employee with no stores is 200 with zeroed grand totals and No record found', async () => {
+    const r = await post(t, PATH, { ...JAN, emp_code: 'E3' })
+    expect(r.json).toMatchObject({ code: 200, status: true, returned: 0, message: 'No record found', grand_totals: ZERO, data: [] })
+  })
+
+  test.each([
+    ['unknown', 'E9'],
+    ['inactive', 'E2'],
+    ['of another case', 'e1'],
+  ])('404 Employee not found for an employee %s', async (_, empCode) => {
+    await fails(PATH, { ...JAN, emp_code: empCode }, 404, 'Employee not found')
+  })
+
+  test.each([
+    [JAN, 'emp_code is required'],
+    [{ ...JAN, emp_code: '' }, 'emp_code is required'],
+    [{ ...JAN, emp_code: ['E1'] }, 'emp_code must be a string'],
+    [{ ...JAN, emp_code: 'E'.repeat(21) }, 'emp_code is too long'],
+    [{ emp_code: 'E1', to_date: '2025-01-31' }, 'from_date and to_date are required'],
+    [{ emp_code: 'E1', from_date: '2025-01-31', to_date: '2025-01-01' }, 'from_date cannot be later than to_date'],
+  ])('400 for %j: %s', async (body, message) => {
+    await fails(PATH, body, 400, message)
+  })
+
+  test('a field error (400) wins over an unknown employee (404)', async () => {
+    await fails(PATH, { emp_code: 'E9', from_date: '2025-02-30', to_date: '2025-03-01' }, 400, 'Dates must be in YYYY-MM-DD format')
+  })
+})

@@ -1,0 +1,114 @@
+// POST /products/filter (spec 4.7, decisions 24-26) against db/fixtures/test.ts.
+import { describe, expect, test } from 'bun:test'
+import { imageUrl } from '../src/http/routes/productFilter'
+import { post, testApp } from './helpers'
+
+const t = testApp()
+const PATH = '/products/filter'
+const filter = (body: unknown) => post(t, PATH, body)
+const ids = (r: { json: any }) => r.json.data.map((p: any) => p.id)
+
+describe('product filter', () => {
+  test('{} is the first page of all active products, by id', async () => {
+    const r = await filter({})
+    const { data, ...rest } = r.json
+    // 30 products, one of them (3) inactive
+    expect(rest).toEqual({ code: 200, status: true, user: 'Acme Partner', page: 1, limit: 20, returned: 20, total: 29, total_pages: 2, has_more: true })
+    expect(ids(r)).toEqual([1, 2, 4, 5, ...Array.from({ length: 16 }, (_, i) => 6 + i)])
+  })
+
+  test('a product has the fields of spec 2.7 plus its attributes, images as absolute URLs in display order', async () => {
+    const r = await filter({ color: 'White' })
+    expect(r.json.data).toEqual([
+      {
+        id: 1,
+        sku: 'SKU-1',
+        name: 'Marble White',
+        description: 'Tile number 1',
+        status: 1,
+        images: ['https://cdn.example.com/1/room.jpg', 'https://img.example.com/media/tiles/1/front.jpg'],
+        color: 'White',
+        finish: 'Glossy',
+        series: 'Classic',
+        size: '600x1200',
+        surface: 'Floor',
+        range: 'Everyday',
+        texture: 'Stone',
+      },
+    ])
+  })
+
+  test('no images is an empty array; NULL description is ""; NULL attributes stay null', async () => {
+    const r = await filter({ limit: 5 })
+    const five = r.json.data.find((p: any) => p.id === 5)
+    expect(five).toMatchObject({ images: [], description: '', color: null, finish: null, range: null, texture: null })
+  })
+
+  test('filter values match exactly: case and trailing spaces count', async () => {
+    expect(ids(await filter({ color: 'White' }))).toEqual([1])
+    expect(ids(await filter({ color: 'White ' }))).toEqual([2])
+    expect(ids(await filter({ color: 'white' }))).toEqual([4])
+    expect(ids(await filter({ color: 'WHITE' }))).toEqual([])
+  })
+
+  test('several filters must all match', async () => {
+    const r = await filter({ color: 'Grey', finish: 'Glossy', limit: 100 })
+    expect(ids(r)).toEqual([7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29])
+    expect(r.json.total).toBe(12)
+    expect(ids(await filter({ color: 'White', finish: 'Matt' }))).toEqual([])
+    expect(ids(await filter({ size: '600x1200', range: 'Everyday', texture: 'Stone', surface: 'Floor', series: 'Classic' }))).toEqual([1])
+  })
+
+  test('an unknown value is an empty 200, not an error (decision 25)', async () => {
+    const r = await filter({ series: 'Nope' })
+    expect(r.json).toEqual({ code: 200, status: true, user: 'Acme Partner', page: 1, limit: 20, returned: 0, total: 0, total_pages: 0, has_more: false, data: [] })
+  })
+
+  test('null and "" mean the filter is not applied', async () => {
+    expect((await filter({ color: null, finish: '' })).json.total).toBe(29)
+  })
+
+  test('an inactive product never appears', async () => {
+    expect(ids(await filter({ color: 'White', limit: 100 }))).not.toContain(3)
+    const all = await filter({ limit: 100 })
+    expect(ids(all)).not.toContain(3)
+    expect(all.json.returned).toBe(29)
+  })
+
+  test('pages: the second page holds the rest; past the end is an empty 200', async () => {
+    const r = await filter({ page: 2 })
+    expect(r.json).toMatchObject({ page: 2, limit: 20, returned: 9, total: 29, total_pages: 2, has_more: false })
+    expect(ids(r)).toEqual(Array.from({ length: 9 }, (_, i) => 22 + i))
+    const filtered = await filter({ color: 'Grey', page: 2, limit: 10 })
+    expect(ids(filtered)).toEqual(Array.from({ length: 10 }, (_, i) => 16 + i))
+    expect((await filter({ page: 3 })).json).toMatchObject({ code: 200, returned: 0, data: [], has_more: false })
+  })
+
+  test('limit is clamped to 100 and echoed', async () => {
+    expect((await filter({ limit: 1000 })).json.limit).toBe(100)
+  })
+
+  test.each([
+    [{ color: 5 }, 'color must be a string'],
+    [{ range: ['Premium'] }, 'range must be a string'],
+    [{ texture: { a: 1 } }, 'texture must be a string'],
+    [{ page: 0 }, 'page must be a positive integer'],
+    [{ limit: 2.5 }, 'limit must be a positive integer'],
+  ])('400 for %j: %s', async (body, message) => {
+    const r = await filter(body)
+    expect(r.json).toEqual({ code: 400, status: false, message })
+  })
+})
+
+describe('image URLs', () => {
+  test.each([
+    ['https://img.example.com', 'tiles/a.jpg', 'https://img.example.com/tiles/a.jpg'],
+    ['https://img.example.com/', 'tiles/a.jpg', 'https://img.example.com/tiles/a.jpg'],
+    ['https://img.example.com/', '/tiles/a.jpg', 'https://img.example.com/tiles/a.jpg'],
+    ['https://img.example.com', '/tiles/a.jpg', 'https://img.example.com/tiles/a.jpg'],
+    ['https://img.example.com/', 'http://old.example.com/a.jpg', 'http://old.example.com/a.jpg'],
+    ['https://img.example.com/', 'https://old.example.com/a.jpg', 'https://old.example.com/a.jpg'],
+  ])('%s + %s', (base, path, expected) => {
+    expect(imageUrl(base, path)).toBe(expected)
+  })
+})
