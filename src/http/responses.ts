@@ -1,6 +1,11 @@
 // Response models shared by the routes: the failure envelope and the objects
 // that several endpoints return. They document the API (OpenAPI) and type the handlers.
+import { Type, type IntegerOptions } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
+
+// TypeBox's own integer: Elysia's t.Integer also accepts numeric strings, which
+// would document every count in the responses as string-or-integer.
+export const Int = (options?: IntegerOptions) => Type.Integer(options)
 
 export const Failure = (code: number, message: string, description: string) =>
   t.Object(
@@ -26,11 +31,11 @@ export function responses<S extends TSchema>(ok: S, notFound?: { message: string
 }
 
 export const MetricsObject = t.Object({
-  total_search: t.Integer(),
-  website_clicks: t.Integer(),
-  call_clicks: t.Integer(),
-  direction_requests: t.Integer(),
-  business_bookings: t.Integer(),
+  total_search: Int(),
+  website_clicks: Int(),
+  call_clicks: Int(),
+  direction_requests: Int(),
+  business_bookings: Int(),
 })
 
 export const StoreEntry = t.Object({
@@ -40,7 +45,7 @@ export const StoreEntry = t.Object({
   state: t.String(),
   has_data: t.Boolean(),
   message: t.String({ description: '"" or "No record found"' }),
-  days_with_data: t.Integer(),
+  days_with_data: Int(),
   totals: MetricsObject,
 })
 

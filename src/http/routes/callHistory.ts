@@ -6,7 +6,7 @@ import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
-import { apiKeyBody, responses } from '../responses'
+import { Int, apiKeyBody, responses } from '../responses'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -19,7 +19,7 @@ const Body = t.Object({
 })
 
 const CallRecord = t.Object({
-  website_id: t.Integer(),
+  website_id: Int(),
   sap_code: t.String(),
   dealership_name: t.String(),
   city: t.Nullable(t.String()),
@@ -38,8 +38,8 @@ const CallRecord = t.Object({
   call_recording_url: t.Nullable(t.String()),
   crm_lead_id: t.Nullable(t.String()),
   crm_synced_at: t.Nullable(t.String()),
-  total_calls_from_caller: t.Integer(),
-  prev_calls_count: t.Integer(),
+  total_calls_from_caller: Int(),
+  prev_calls_count: Int(),
   created_at: t.String(),
 })
 
@@ -55,11 +55,11 @@ const Ok = t.Object({
     substatus: t.Nullable(t.String()),
   }),
   paging: t.Object({
-    total_records: t.Integer(),
-    total_pages: t.Integer(),
-    page: t.Integer(),
-    limit: t.Integer(),
-    returned: t.Integer(),
+    total_records: Int(),
+    total_pages: Int(),
+    page: Int(),
+    limit: Int(),
+    returned: Int(),
     has_more: t.Boolean(),
   }),
   data: t.Array(CallRecord),
@@ -129,6 +129,7 @@ export const callHistory = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok, {
         message: 'No record found',
         description: '`No record found` (nothing matched), `SAP code not found`, or `Page out of range`',

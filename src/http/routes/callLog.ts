@@ -4,7 +4,7 @@ import { callSet, type CallClass, type Counts } from '../../store/calls'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
-import { apiKeyBody, DealerBlock, responses } from '../responses'
+import { DealerBlock, Int, apiKeyBody, responses } from '../responses'
 import { resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -23,8 +23,8 @@ const CallRow = t.Object({
   did_number: t.String(),
   call_event_type: t.String(),
   substatus: t.String(),
-  total_calls_from_caller: t.Integer(),
-  prev_calls_count: t.Integer(),
+  total_calls_from_caller: Int(),
+  prev_calls_count: Int(),
   recording_url: t.String({ description: '"" when no recording was captured yet' }),
 })
 
@@ -33,16 +33,16 @@ const Ok = t.Object({
   status: t.Literal(true),
   message: t.String({ description: '"" or "No record found" when total is 0' }),
   dealer: DealerBlock,
-  page: t.Integer(),
-  limit: t.Integer(),
-  returned: t.Integer(),
-  total: t.Integer(),
-  total_pages: t.Integer(),
+  page: Int(),
+  limit: Int(),
+  returned: Int(),
+  total: Int(),
+  total_pages: Int(),
   has_more: t.Boolean(),
   summary: t.Object({
-    total_calls: t.Integer(),
-    connected_calls: t.Integer({ description: 'Answered' }),
-    missed_calls: t.Integer({ description: 'Missed and Offline together' }),
+    total_calls: Int(),
+    connected_calls: Int({ description: 'Answered' }),
+    missed_calls: Int({ description: 'Missed and Offline together' }),
     total_minutes: t.Number({ description: 'round(sum(duration_seconds) / 60, 2) over the whole filtered range' }),
   }),
   data: t.Array(CallRow),
@@ -96,6 +96,7 @@ export const callLog = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok),
       detail: {
         summary: 'Call log of one store (step 2)',

@@ -4,7 +4,7 @@ import { daywiseRows, metricTotals } from '../../store/metrics'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
-import { apiKeyBody, DealerBlock, MetricsObject, responses } from '../responses'
+import { DealerBlock, Int, MetricsObject, apiKeyBody, responses } from '../responses'
 import { resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -16,15 +16,15 @@ const Body = t.Object({
 
 const DayRow = t.Object({
   performance_date: t.String({ examples: ['2025-01-15'] }),
-  total_search: t.Integer({ description: 'Sum of the four impression columns' }),
-  website_clicks: t.Integer(),
-  call_clicks: t.Integer(),
-  direction_requests: t.Integer(),
-  business_bookings: t.Integer(),
-  desktop_search_impressions: t.Integer(),
-  mobile_search_impressions: t.Integer(),
-  desktop_maps_impressions: t.Integer(),
-  mobile_maps_impressions: t.Integer(),
+  total_search: Int({ description: 'Sum of the four impression columns' }),
+  website_clicks: Int(),
+  call_clicks: Int(),
+  direction_requests: Int(),
+  business_bookings: Int(),
+  desktop_search_impressions: Int(),
+  mobile_search_impressions: Int(),
+  desktop_maps_impressions: Int(),
+  mobile_maps_impressions: Int(),
 })
 
 const Ok = t.Object({
@@ -32,11 +32,11 @@ const Ok = t.Object({
   status: t.Literal(true),
   message: t.String({ description: '"" or "No record found" when total is 0' }),
   dealer: DealerBlock,
-  page: t.Integer(),
-  limit: t.Integer(),
-  returned: t.Integer(),
-  total: t.Integer({ description: 'Days with figures in the range' }),
-  total_pages: t.Integer(),
+  page: Int(),
+  limit: Int(),
+  returned: Int(),
+  total: Int({ description: 'Days with figures in the range' }),
+  total_pages: Int(),
   has_more: t.Boolean(),
   totals: MetricsObject,
   data: t.Array(DayRow),
@@ -75,6 +75,7 @@ export const daywise = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok),
       detail: {
         summary: 'Day-wise listing performance (step 2)',

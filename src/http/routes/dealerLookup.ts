@@ -4,7 +4,7 @@ import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
-import { apiKeyBody, responses, StoreEntry } from '../responses'
+import { Int, StoreEntry, apiKeyBody, responses } from '../responses'
 import { storeEntry } from '../storeEntries'
 
 const Body = t.Object({
@@ -20,7 +20,7 @@ const Ok = t.Object({
   sap_code: t.String(),
   from_date: t.String(),
   to_date: t.String(),
-  returned: t.Integer(),
+  returned: Int(),
   message: t.String({ description: '"" or "No record found" when the dealer has no visible store' }),
   data: t.Array(StoreEntry),
 })
@@ -47,6 +47,7 @@ export const dealerLookup = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok),
       detail: {
         summary: 'Dealer lookup (step 1)',

@@ -5,7 +5,7 @@ import { zeroTotals } from '../../store/metrics'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
-import { apiKeyBody, MetricsObject, responses, StoreEntry } from '../responses'
+import { Int, MetricsObject, StoreEntry, apiKeyBody, responses } from '../responses'
 import { storeEntry } from '../storeEntries'
 
 const Body = t.Object({
@@ -20,7 +20,7 @@ const Ok = t.Object({
   employee: t.Object({ emp_code: t.String(), name: t.String(), sales_off: t.String(), role: t.String() }),
   from_date: t.String(),
   to_date: t.String(),
-  returned: t.Integer(),
+  returned: Int(),
   message: t.String(),
   grand_totals: MetricsObject,
   data: t.Array(t.Composite([t.Object({ sap_code: t.String() }), StoreEntry])),
@@ -52,6 +52,7 @@ export const employeeLookup = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok, { message: 'Employee not found', description: 'No active employee with that code' }),
       detail: {
         summary: 'Employee lookup (step 1)',

@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
 import { apiContext, type ApiDeps } from '../context'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
-import { apiKeyBody, responses } from '../responses'
+import { Int, apiKeyBody, responses } from '../responses'
 
 const filterDocs: Record<ProductFilter, string> = {
   color: 'Colour name',
@@ -28,7 +28,7 @@ const Body = t.Object({
 })
 
 const Product = t.Object({
-  id: t.Integer(),
+  id: Int(),
   sku: t.String(),
   name: t.String(),
   description: t.String(),
@@ -47,11 +47,11 @@ const Ok = t.Object({
   code: t.Literal(200),
   status: t.Literal(true),
   user: t.String(),
-  page: t.Integer(),
-  limit: t.Integer(),
-  returned: t.Integer(),
-  total: t.Integer(),
-  total_pages: t.Integer(),
+  page: Int(),
+  limit: Int(),
+  returned: Int(),
+  total: Int(),
+  total_pages: Int(),
   has_more: t.Boolean(),
   data: t.Array(Product),
 })
@@ -94,6 +94,7 @@ export const productFilter = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok),
       detail: {
         summary: 'Product filter',

@@ -1,0 +1,83 @@
+// The OpenAPI document is generated from the routes' own schemas and documents
+// every response; /docs is Swagger UI whose assets are served by the app.
+import { describe, expect, test } from 'bun:test'
+import { API_PATHS } from '../src/http/app'
+import { testApp } from './helpers'
+
+const t = testApp()
+const get = (path: string) => t.app.handle(new Request(`http://localhost${path}`))
+
+describe('/openapi.json', async () => {
+  const res = await get('/openapi.json')
+  const doc: any = await res.json()
+
+  test('is OpenAPI 3.1 with exactly the six POST operations', () => {
+    expect(res.status).toBe(200)
+    expect(doc.openapi).toStartWith('3.1')
+    expect(Object.keys(doc.paths).sort()).toEqual([...API_PATHS].sort())
+    for (const path of API_PATHS) expect(Object.keys(doc.paths[path])).toEqual(['post'])
+  })
+
+  test.each([...API_PATHS])('%s documents its body, success and every failure with examples', (path) => {
+    const op = doc.paths[path].post
+    const body = op.requestBody.content['application/json'].schema
+    // the key may be sent in the body as well as in the header
+    expect(body.properties.api_key.type).toBe('string')
+    expect(op.summary.length).toBeGreaterThan(5)
+    for (const status of ['200', '400', '401', '405', '413', '429', '500']) expect(op.responses[status]).toBeDefined()
+    for (const status of ['400', '401', '405', '500']) {
+      const schema = op.responses[status].content['application/json'].schema
+      expect(Object.keys(schema.properties)).toEqual(['code', 'status', 'message'])
+      expect(schema.examples[0]).toMatchObject({ code: Number(status), status: false })
+    }
+  })
+
+  test('the 404s are documented where the spec has them', () => {
+    expect(doc.paths['/listing/listingtiles'].post.responses['404'].description).toContain('SAP code not found')
+    expect(doc.paths['/listing/employee'].post.responses['404'].content['application/json'].schema.examples[0].message).toBe('Employee not found')
+    expect(doc.paths['/listing/dealer'].post.responses['404']).toBeUndefined()
+  })
+
+  test('the header key is a security scheme applied to every operation', () => {
+    expect(doc.components.securitySchemes.apiKeyHeader).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Preferred' })
+    expect(doc.security).toEqual([{ apiKeyHeader: [] }])
+  })
+
+  test('request fields carry the contract: formats, enums, limits', () => {
+    const history = doc.paths['/listing/listingtiles'].post.requestBody.content['application/json'].schema
+    expect(history.required).toEqual(['from_date', 'to_date'])
+    expect(history.properties.from_date.format).toBe('date')
+    expect(JSON.stringify(history.properties.substatus)).toContain('"connected"')
+    expect(JSON.stringify(history.properties.call_log_id)).toContain('"maxLength":64')
+    const counts = doc.paths['/listing/listingtiles'].post.responses['200'].content['application/json'].schema.properties.paging
+    expect(counts.properties.total_records).toEqual({ type: 'integer' })
+  })
+
+  test('operations outside the API are not in the document', () => {
+    expect(Object.keys(doc.paths).some((p: string) => p.startsWith('/docs'))).toBe(false)
+  })
+})
+
+describe('/docs', () => {
+  test('is Swagger UI that loads only assets served by this app', async () => {
+    const res = await get('/docs')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/html')
+    const html = await res.text()
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])
+    expect(refs.sort()).toEqual(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css'])
+    expect(html).not.toMatch(/https?:\/\/(?!localhost)/)
+    const specUrl = /"url":"([^"]+)"/.exec(html)![1]
+    expect(new URL(specUrl, 'http://localhost/docs').pathname).toBe('/openapi.json')
+  })
+
+  test.each([
+    ['/docs/assets/swagger-ui-bundle.js', 'text/javascript', 'SwaggerUIBundle'],
+    ['/docs/assets/swagger-ui.css', 'text/css', '.swagger-ui'],
+  ])('%s is served from the package', async (path, type, marker) => {
+    const res = await get(path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain(type)
+    expect(await res.text()).toContain(marker)
+  })
+})
