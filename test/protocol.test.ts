@@ -140,6 +140,13 @@ describe.each([...API_PATHS])('%s', (path) => {
     expect(r.res.headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  test.each([['text/plain'], [null]])('a JSON body sent as %s is read as JSON', async (type) => {
+    const headers: Record<string, string> = { 'x-api-key': TEST_KEYS.acme }
+    if (type) headers['content-type'] = type
+    const res = await send(path, { method: 'POST', headers, body: JSON.stringify(valid[path]) })
+    expect(res.status).toBe(200)
+  })
+
   test('unknown fields are ignored', async () => {
     expect((await post(t, path, { ...valid[path], unexpected: { nested: true } })).status).toBe(200)
   })

@@ -1,0 +1,79 @@
+// The read store itself: embedded migrations, refusal of a newer store,
+// and the derived columns refresh.ts keeps.
+import { describe, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import journal from '../db/migrations/meta/_journal.json'
+import { migrations } from '../src/store/migrations'
+import { openStore } from '../src/store/open'
+import { mobileOf } from '../src/store/refresh'
+import { testApp } from './helpers'
+
+describe('migrations', () => {
+  test('every drizzle-kit journal entry is embedded, in order', () => {
+    expect(migrations.map((m) => m.folderMillis)).toEqual(journal.entries.map((e) => e.when))
+    for (const m of migrations) expect(m.sql.join('').length).toBeGreaterThan(100)
+  })
+
+  test('a new file store is created in WAL mode with the clustered tables WITHOUT ROWID', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const db = openStore(path)
+    expect((db.$client.query('PRAGMA journal_mode').get() as any).journal_mode).toBe('wal')
+    const withoutRowid = db.$client
+      .query("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID%' ORDER BY name")
+      .all()
+      .map((r: any) => r.name)
+    expect(withoutRowid).toEqual(['call_days', 'call_minutes', 'callers', 'calls', 'dealers', 'employee_dealers', 'metrics'])
+    db.$client.close()
+    // opening again applies nothing twice
+    const again = openStore(path)
+    expect((again.$client.query('SELECT count(*) AS n FROM __drizzle_migrations').get() as any).n).toBe(migrations.length)
+    again.$client.close()
+  })
+
+  test('a read store written by a newer version is refused with a one-line reason', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const db = openStore(path)
+    db.$client.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)")
+    db.$client.close()
+    expect(() => openStore(path)).toThrow('created by a newer version')
+  })
+})
+
+describe('derived values', () => {
+  test.each([
+    ['+91 98765 43210', '9876543210'],
+    ['919876543210', '9876543210'],
+    ['09876543210', '9876543210'],
+    ['(022) 2345-678', '0222345678'],
+    ['12345', '12345'],
+    ['', ''],
+  ])('mobile of %j is %j', (caller, mobile) => {
+    expect(mobileOf(caller)).toBe(mobile)
+  })
+
+  test('store visibility and names follow the dealer master', () => {
+    const { db } = testApp()
+    const rows = db.$client.query('SELECT website_id, visible, dealership_name FROM stores ORDER BY website_id').all()
+    expect(rows).toEqual([
+      { website_id: 101, visible: 1, dealership_name: 'Alpha Tiles Andheri' },
+      { website_id: 102, visible: 1, dealership_name: 'Alpha Tiles' },
+      { website_id: 103, visible: 0, dealership_name: 'Alpha Closed' },
+      { website_id: 201, visible: 1, dealership_name: 'Dealer Name Not Available' },
+      { website_id: 301, visible: 0, dealership_name: 'Gamma Store' },
+      { website_id: 501, visible: 1, dealership_name: 'Echo Showroom' },
+      { website_id: 601, visible: 0, dealership_name: 'Orphan Store' },
+    ])
+  })
+
+  test('call_minutes counts visible stores only; call_days running totals add up', () => {
+    const { db } = testApp()
+    const minutes = db.$client.query('SELECT sum(answered + missed + offline) AS n FROM call_minutes').get() as any
+    expect(minutes.n).toBe(8) // 5 at 101, 2 at 102, 1 at 201
+    const last = db.$client
+      .query("SELECT cum_answered + cum_missed + cum_offline AS n, cum_sec_answered AS s FROM call_days WHERE website_id = 101 ORDER BY day DESC LIMIT 1")
+      .get() as any
+    expect(last).toEqual({ n: 5, s: 142 })
+  })
+})
