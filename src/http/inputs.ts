@@ -7,7 +7,9 @@ import { t } from 'elysia'
 import type { CallClass } from '../store/calls'
 import { ApiError, Message } from './errors'
 
-type Found = { found?: Record<string, unknown> }
+// Elysia hands a schema's error callback the whole body as `found`
+type Found = { found: unknown }
+const field = (found: unknown, name: string) => (found as Record<string, unknown> | undefined)?.[name]
 const isMissing = (v: unknown) => v === undefined || v === null || v === ''
 
 // Elysia's own 'date' format accepts 30 February and other spellings;
@@ -28,7 +30,7 @@ export const dateField = (name: 'from_date' | 'to_date', description: string) =>
     description,
     examples: [name === 'from_date' ? '2025-01-01' : '2025-01-31'],
     error: ({ found }: Found) => {
-      const v = found?.[name]
+      const v = field(found, name)
       if (isMissing(v)) return Message.datesRequired
       return typeof v === 'string' ? Message.dateFormat : `${name} must be a string`
     },
@@ -41,7 +43,7 @@ export const dateRangeFields = {
 
 function stringError(name: string, requiredMessage?: string, tooLongMessage?: string) {
   return ({ found }: Found) => {
-    const v = found?.[name]
+    const v = field(found, name)
     if (requiredMessage && isMissing(v)) return requiredMessage
     if (typeof v !== 'string') return `${name} must be a string`
     return tooLongMessage ?? `${name} is too long`
@@ -75,7 +77,7 @@ export const substatusField = t.Optional(
   t.Union([...SUBSTATUS.map((s) => t.Literal(s)), t.Literal(''), t.Null()], {
     description: '`Answered`, `Missed`, `Offline`; `connected` = Answered; `missed` = Missed and Offline',
     error: ({ found }: Found) =>
-      typeof found?.substatus === 'string' ? Message.invalidSubstatus : 'substatus must be a string',
+      typeof field(found, 'substatus') === 'string' ? Message.invalidSubstatus : 'substatus must be a string',
   }),
 )
 

@@ -22,13 +22,15 @@ const common = {
   500: Failure(500, 'Internal Server Error', 'Server-side failure; details go to the log only'),
 }
 
-/** Response schemas for a route: its success, its own 404s, and the common failures. */
-export function responses<S extends TSchema>(ok: S, notFound?: { message: string; description: string }) {
-  const { 400: r400, 401: r401, 405: r405, 413: r413, 429: r429, 500: r500 } = common
-  return notFound
-    ? { 200: ok, 400: r400, 401: r401, 404: Failure(404, notFound.message, notFound.description), 405: r405, 413: r413, 429: r429, 500: r500 }
-    : { 200: ok, 400: r400, 401: r401, 405: r405, 413: r413, 429: r429, 500: r500 }
-}
+/** Response schemas for a route: its success and the failures every route shares. */
+export const responses = <S extends TSchema>(ok: S) => ({ 200: ok, ...common })
+
+/** The same, plus the route's own 404. */
+export const responsesWith404 = <S extends TSchema>(ok: S, notFound: { message: string; description: string }) => ({
+  200: ok,
+  ...common,
+  404: Failure(404, notFound.message, notFound.description),
+})
 
 export const MetricsObject = t.Object({
   total_search: Int(),

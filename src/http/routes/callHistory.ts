@@ -6,7 +6,7 @@ import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
-import { Int, apiKeyBody, responses } from '../responses'
+import { Int, apiKeyBody, responsesWith404 } from '../responses'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -130,7 +130,7 @@ export const callHistory = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok, {
+      response: responsesWith404(Ok, {
         message: 'No record found',
         description: '`No record found` (nothing matched), `SAP code not found`, or `Page out of range`',
       }),

@@ -5,7 +5,7 @@ import { zeroTotals } from '../../store/metrics'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
-import { Int, MetricsObject, StoreEntry, apiKeyBody, responses } from '../responses'
+import { Int, MetricsObject, StoreEntry, apiKeyBody, responsesWith404 } from '../responses'
 import { storeEntry } from '../storeEntries'
 
 const Body = t.Object({
@@ -53,7 +53,7 @@ export const employeeLookup = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok, { message: 'Employee not found', description: 'No active employee with that code' }),
+      response: responsesWith404(Ok, { message: 'Employee not found', description: 'No active employee with that code' }),
       detail: {
         summary: 'Employee lookup (step 1)',
         description:
