@@ -81,3 +81,15 @@ describe('/docs', () => {
     expect(await res.text()).toContain(marker)
   })
 })
+
+describe('success examples', async () => {
+  const { Value } = await import('@sinclair/typebox/value')
+  const doc: any = await (await get('/openapi.json')).json()
+  test.each([...API_PATHS])('%s has a 200 example that its own response schema accepts', (path) => {
+    const schema = doc.paths[path].post.responses['200'].content['application/json'].schema
+    expect(schema.examples).toHaveLength(1)
+    const route = t.app.routes.find((r) => r.path === path && r.method === 'POST')!
+    const ok = (route.hooks as any).response[200]
+    expect(Value.Check(ok, schema.examples[0])).toBe(true)
+  })
+})

@@ -176,6 +176,14 @@ describe('server-side failures', () => {
     expect(broken.errors.join('\n')).toContain('no such table: products')
   })
 
+  test('a response that breaks its own schema is a 500, never a 400', async () => {
+    const broken = testApp()
+    broken.db.$client.run('UPDATE metrics SET website_clicks = 1.5 WHERE website_id = 101')
+    const r = await post(broken, '/listing/daywise', { from_date: '2025-01-01', to_date: '2025-01-31', storelookup: tokenFor(broken, 101) })
+    expectFailure(r, 500, 'Internal Server Error')
+    expect(broken.errors.length).toBe(1)
+  })
+
   test('the key never reaches the error log', async () => {
     const broken = testApp()
     broken.db.$client.run('DROP TABLE products')

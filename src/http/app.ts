@@ -48,7 +48,7 @@ export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => con
       // Elysia wraps what a parse hook throws in its own ParseError
       const apiError = error instanceof ApiError ? error : (error as Error)?.cause instanceof ApiError ? ((error as Error).cause as ApiError) : null
       if (apiError) return failure(apiError.status, apiError.message, { ...headers, ...apiError.headers })
-      if (code === 'VALIDATION') {
+      if (code === 'VALIDATION' && (error as ValidationError).type !== 'response') {
         // each field model names its own message; the first failing field wins
         const message = (error as ValidationError).customError
         return failure(400, typeof message === 'string' ? message : Message.invalidJson, headers)

@@ -22,12 +22,15 @@ const common = {
   500: Failure(500, 'Internal Server Error', 'Server-side failure; details go to the log only'),
 }
 
+// a spread keeps TypeBox's symbol keys, so the copy is still the same schema
+const withExample = <S extends TSchema>(schema: S, example: unknown): S => ({ ...schema, examples: [example] })
+
 /** Response schemas for a route: its success and the failures every route shares. */
-export const responses = <S extends TSchema>(ok: S) => ({ 200: ok, ...common })
+export const responses = <S extends TSchema>(ok: S, example: unknown) => ({ 200: withExample(ok, example), ...common })
 
 /** The same, plus the route's own 404. */
-export const responsesWith404 = <S extends TSchema>(ok: S, notFound: { message: string; description: string }) => ({
-  200: ok,
+export const responsesWith404 = <S extends TSchema>(ok: S, example: unknown, notFound: { message: string; description: string }) => ({
+  200: withExample(ok, example),
   ...common,
   404: Failure(404, notFound.message, notFound.description),
 })

@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { callById, callSet, type Scope } from '../../store/calls'
 import { dealerIsActive, storesOfDealer } from '../../store/directory'
+import { examples } from '../examples'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
@@ -130,7 +131,7 @@ export const callHistory = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responsesWith404(Ok, {
+      response: responsesWith404(Ok, examples['/listing/listingtiles'], {
         message: 'No record found',
         description: '`No record found` (nothing matched), `SAP code not found`, or `Page out of range`',
       }),

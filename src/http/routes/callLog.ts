@@ -1,6 +1,7 @@
 // POST /listing/calls — step 2, one store's calls (spec 4.5, decision 22).
 import { Elysia, t } from 'elysia'
 import { callSet, type CallClass, type Counts } from '../../store/calls'
+import { examples } from '../examples'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
@@ -97,7 +98,7 @@ export const callLog = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok),
+      response: responses(Ok, examples['/listing/calls']),
       detail: {
         summary: 'Call log of one store (step 2)',
         description:

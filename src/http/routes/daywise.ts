@@ -1,6 +1,7 @@
 // POST /listing/daywise — step 2, listing figures per day (spec 4.4, decision 21).
 import { Elysia, t } from 'elysia'
 import { daywiseRows, metricTotals } from '../../store/metrics'
+import { examples } from '../examples'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
@@ -76,7 +77,7 @@ export const daywise = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok),
+      response: responses(Ok, examples['/listing/daywise']),
       detail: {
         summary: 'Day-wise listing performance (step 2)',
         description:

@@ -1,6 +1,7 @@
 // POST /listing/dealer — step 1 by dealer code (spec 4.2, decision 17).
 import { Elysia, t } from 'elysia'
 import { dealerIsActive, storesOfDealer } from '../../store/directory'
+import { examples } from '../examples'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
@@ -48,7 +49,7 @@ export const dealerLookup = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok),
+      response: responses(Ok, examples['/listing/dealer']),
       detail: {
         summary: 'Dealer lookup (step 1)',
         description:

@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia'
 import { activeEmployee, storesOfEmployee } from '../../store/directory'
 import { zeroTotals } from '../../store/metrics'
+import { examples } from '../examples'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
@@ -53,7 +54,7 @@ export const employeeLookup = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responsesWith404(Ok, { message: 'Employee not found', description: 'No active employee with that code' }),
+      response: responsesWith404(Ok, examples['/listing/employee'], { message: 'Employee not found', description: 'No active employee with that code' }),
       detail: {
         summary: 'Employee lookup (step 1)',
         description:

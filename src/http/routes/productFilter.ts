@@ -1,6 +1,7 @@
 // POST /products/filter — active products by attribute (spec 4.7, decisions 24-26).
 import { Elysia, t } from 'elysia'
 import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
+import { examples } from '../examples'
 import { apiContext, type ApiDeps } from '../context'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
 import { Int, apiKeyBody, responses } from '../responses'
@@ -95,7 +96,7 @@ export const productFilter = (deps: ApiDeps) =>
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok),
+      response: responses(Ok, examples['/products/filter']),
       detail: {
         summary: 'Product filter',
         description:
