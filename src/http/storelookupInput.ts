@@ -10,3 +10,12 @@ export function resolveStorelookup(deps: ApiDeps, integrationId: number, token: 
   if (!store) throw new ApiError(400, Message.invalidStorelookup)
   return store
 }
+
+/** The dealer block of step-2 responses (spec 2.4): echoes the request's storelookup (decision 23). */
+export const dealerBlock = (store: StoreRow, storelookup: string) => ({
+  storelookup,
+  sap_code: store.sap_code,
+  dealership_name: store.dealership_name,
+  city: store.city,
+  state: store.state,
+})

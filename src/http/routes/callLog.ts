@@ -6,7 +6,7 @@ import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { callClassOf, dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
 import { DealerBlock, Int, apiKeyBody, responses } from '../responses'
-import { resolveStorelookup } from '../storelookupInput'
+import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -78,13 +78,7 @@ export const callLog = (deps: ApiDeps) =>
         code: 200 as const,
         status: true as const,
         message: set.total ? '' : Message.noRecord,
-        dealer: {
-          storelookup: body.storelookup,
-          sap_code: store.sap_code,
-          dealership_name: store.dealership_name,
-          city: store.city,
-          state: store.state,
-        },
+        dealer: dealerBlock(store, body.storelookup),
         page: page.page,
         limit: page.limit,
         returned: data.length,

@@ -6,7 +6,7 @@ import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
 import { dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
 import { DealerBlock, Int, MetricsObject, apiKeyBody, responses } from '../responses'
-import { resolveStorelookup } from '../storelookupInput'
+import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -57,13 +57,7 @@ export const daywise = (deps: ApiDeps) =>
         code: 200 as const,
         status: true as const,
         message: total ? '' : Message.noRecord,
-        dealer: {
-          storelookup: body.storelookup,
-          sap_code: store.sap_code,
-          dealership_name: store.dealership_name,
-          city: store.city,
-          state: store.state,
-        },
+        dealer: dealerBlock(store, body.storelookup),
         page: page.page,
         limit: page.limit,
         returned: data.length,
