@@ -226,6 +226,28 @@ describe('error table', () => {
 
   test('a date is a real calendar day: 29 February of a leap year is fine', async () => {
     expect((await history({ from_date: '2024-02-29', to_date: '2025-01-31' })).status).toBe(200)
+    await fails({ from_date: '0000-02-29', to_date: '0000-02-29' }, 404, 'No record found') // year 0 is a leap year
+    await fails({ from_date: '1900-02-29', to_date: '1900-03-01' }, 400, 'Dates must be in YYYY-MM-DD format')
+    await fails({ from_date: '2000-02-29', to_date: '2000-03-01' }, 404, 'No record found')
+  })
+
+  test('a reversed range is reported before other fields', async () => {
+    await fails({ from_date: '2025-02-01', to_date: '2025-01-01', page: 0, storelookup: 'x'.repeat(600) }, 400, 'from_date cannot be later than to_date')
+  })
+
+  test('a missing date is reported before a malformed one', async () => {
+    await fails({ from_date: 'x' }, 400, 'from_date and to_date are required')
+    await fails({ to_date: '2025-13-45' }, 400, 'from_date and to_date are required')
+  })
+
+  test('a limit of any size is clamped; a page of any size is past the end', async () => {
+    for (const limit of ['9999999999999999', '100000000000000000000000000000', 1e21, 9007199254740992]) {
+      expect((await history({ ...JAN, limit })).json.paging.limit).toBe(500)
+    }
+    await fails({ ...JAN, page: '99999999999999999999' }, 404, 'Page out of range')
+    await fails({ ...JAN, page: 1e21 }, 404, 'Page out of range')
+    // 1e400 parses to Infinity, which is no integer
+    await fails(`{"from_date":"2025-01-01","to_date":"2025-01-31","page":1e400}`, 400, 'page must be a positive integer')
   })
 
   test('dates are checked before other fields (first field in schema order wins)', async () => {

@@ -84,6 +84,13 @@ describe('product filter', () => {
     expect((await filter({ page: 3 })).json).toMatchObject({ code: 200, returned: 0, data: [], has_more: false })
   })
 
+  test('a page far past the end is an empty 200', async () => {
+    for (const page of [1e21, '99999999999999999999']) {
+      expect((await filter({ page })).json).toMatchObject({ code: 200, returned: 0, total: 29, data: [] })
+      expect((await filter({ page, color: 'Grey' })).json).toMatchObject({ code: 200, returned: 0, total: 25, data: [] })
+    }
+  })
+
   test('limit is clamped to 100 and echoed', async () => {
     expect((await filter({ limit: 1000 })).json.limit).toBe(100)
   })

@@ -100,6 +100,16 @@ describe.each([...API_PATHS])('%s', (path) => {
     expectFailure(await post(t, path, { ...valid[path], api_key: TEST_KEYS.acme }, { 'x-api-key': 'wrong' }), 401, 'Invalid API key')
   })
 
+  test('with a good header, a body api_key that is null is ignored and one of another type is a field error', async () => {
+    expect((await post(t, path, { ...valid[path], api_key: null })).status).toBe(200)
+    expectFailure(await post(t, path, { ...valid[path], api_key: 123 }), 400, 'api_key must be a string')
+  })
+
+  test('a trailing slash is the same route, so other methods are 405 there too', async () => {
+    expect((await post(t, `${path}/`, valid[path])).status).toBe(200)
+    expect((await send(`${path}/`, { method: 'GET' })).status).toBe(405)
+  })
+
   test('a non-string body key is 401 Invalid API key', async () => {
     expectFailure(await post(t, path, { ...valid[path], api_key: 12345 }, {}), 401, 'Invalid API key')
   })

@@ -37,7 +37,8 @@ export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => con
   return new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdOf(request)
-      const path = new URL(request.url).pathname
+      // Elysia also routes "/listing/dealer/" to the route, so 405 must know it too
+      const path = new URL(request.url).pathname.replace(/\/+$/, '')
       if (apiPaths.has(path) && request.method !== 'POST') {
         return failure(405, Message.onlyPost, { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) })
       }

@@ -19,3 +19,6 @@ export function authenticate(db: Store, headerKey: string | null, body: unknown)
   if (!integration) throw new ApiError(401, Message.invalidApiKey)
   return integration
 }
+
+/** How the body's api_key field is documented. */
+export const apiKeyDescription = 'API key, only when it is not sent in the X-API-KEY header (the header is preferred)'

@@ -18,16 +18,11 @@ export interface ApiDeps {
 
 export const MAX_BODY_BYTES = 64 * 1024
 
-/** The body as a JSON object, or 400 Invalid JSON / 413 (decision 2). */
+/** The body as a JSON object, or 400 Invalid JSON / 413 (decision 2). Never buffers more than 64 KiB. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get('content-length') ?? 0)
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, Message.payloadTooLarge)
-  let bytes: ArrayBuffer
-  try {
-    bytes = await request.arrayBuffer()
-  } catch {
-    throw new ApiError(413, Message.payloadTooLarge) // Bun refused a body over its own limit
-  }
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new ApiError(413, Message.payloadTooLarge)
+  const bytes = declared !== null ? new Uint8Array(await request.arrayBuffer()) : await readLimited(request)
   if (bytes.byteLength > MAX_BODY_BYTES) throw new ApiError(413, Message.payloadTooLarge)
   let value: unknown
   try {
@@ -37,6 +32,19 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, Message.invalidJson)
   return value as Record<string, unknown>
+}
+
+// A body of unknown length (chunked): read until it ends or passes the limit.
+async function readLimited(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of request.body) {
+    size += chunk.byteLength
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, Message.payloadTooLarge)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
 }
 
 export const apiContext = (deps: ApiDeps) =>

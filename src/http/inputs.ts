@@ -20,7 +20,8 @@ export function isCalendarDay(value: string): boolean {
   if (!m) return false
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
   if (mo < 1 || mo > 12 || d < 1) return false
-  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate()
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
 }
 FormatRegistry.Set('date', isCalendarDay)
 
@@ -31,7 +32,8 @@ export const dateField = (name: 'from_date' | 'to_date', description: string) =>
     examples: [name === 'from_date' ? '2025-01-01' : '2025-01-31'],
     error: ({ found }: Found) => {
       const v = field(found, name)
-      if (isMissing(v)) return Message.datesRequired
+      // "one or both dates missing" wins over a malformed other date
+      if (isMissing(field(found, 'from_date')) || isMissing(field(found, 'to_date'))) return Message.datesRequired
       return typeof v === 'string' ? Message.dateFormat : `${name} must be a string`
     },
   })
@@ -87,8 +89,9 @@ const positiveInteger = (name: string, description: string) =>
   t.Optional(
     t.Union(
       [
-        t.Number({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1 }),
-        t.String({ pattern: '^(|0*[1-9][0-9]{0,14})$' }),
+        // no maximum: a huge limit is clamped, a huge page is past the end
+        t.Number({ minimum: 1, multipleOf: 1 }),
+        t.String({ pattern: '^(|0*[1-9][0-9]*)$' }),
         t.Null(),
       ],
       { description, error: `${name} must be a positive integer` },
@@ -128,10 +131,21 @@ export interface DateRange {
   toTime: string
 }
 
-/** Cross-field date rule; formats were checked by the schema. */
+/**
+ * The cross-field date rule, run as a route's transform hook: after the key
+ * check but before schema validation, so a reversed range is reported ahead of
+ * other fields, like every other date problem (dates come first in each schema).
+ */
+export function checkDateOrder({ body }: { body: unknown }): void {
+  const { from_date: from, to_date: to } = body as Record<string, unknown>
+  if (typeof from === 'string' && typeof to === 'string' && isCalendarDay(from) && isCalendarDay(to) && from > to) {
+    throw new ApiError(400, Message.dateOrder)
+  }
+}
+
+/** The date range of a validated body. */
 export function dateRangeOf(input: { from_date: string; to_date: string }): DateRange {
   const { from_date: from, to_date: to } = input
-  if (from > to) throw new ApiError(400, Message.dateOrder)
   return { from, to, fromTime: `${from} 00:00:00`, toTime: `${to} 23:59:59` }
 }
 

@@ -61,7 +61,3 @@ export const DealerBlock = t.Object({
   city: t.String(),
   state: t.String(),
 })
-
-export const apiKeyBody = {
-  description: 'API key, only when it is not sent in the X-API-KEY header',
-}

@@ -3,11 +3,12 @@ import { Elysia, t } from 'elysia'
 import { callById, callSet, type Scope } from '../../store/calls'
 import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
+import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
-import { callClassOf, dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
+import { callClassOf, dateRangeFields, checkDateOrder, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
-import { Int, apiKeyBody, responsesWith404 } from '../responses'
+import { Int, responsesWith404 } from '../responses'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -16,7 +17,7 @@ const Body = t.Object({
   call_log_id: optionalString('call_log_id', 'Exact call id; still limited to the date range', 64),
   substatus: substatusField,
   ...pageFields(50, 500),
-  api_key: t.Optional(t.String(apiKeyBody)),
+  api_key: optionalString('api_key', apiKeyDescription),
 })
 
 const CallRecord = t.Object({
@@ -130,6 +131,7 @@ export const callHistory = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      transform: checkDateOrder,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responsesWith404(Ok, examples['/listing/listingtiles'], {
         message: 'No record found',

@@ -2,10 +2,11 @@
 import { Elysia, t } from 'elysia'
 import { callSet, type CallClass, type Counts } from '../../store/calls'
 import { examples } from '../examples'
+import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
-import { callClassOf, dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
-import { DealerBlock, Int, apiKeyBody, responses } from '../responses'
+import { callClassOf, dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
+import { DealerBlock, Int, responses } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -13,7 +14,7 @@ const Body = t.Object({
   storelookup: storelookupField,
   substatus: substatusField,
   ...pageFields(50, 500),
-  api_key: t.Optional(t.String(apiKeyBody)),
+  api_key: optionalString('api_key', apiKeyDescription),
 })
 
 const CallRow = t.Object({
@@ -91,6 +92,7 @@ export const callLog = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      transform: checkDateOrder,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok, examples['/listing/calls']),
       detail: {

@@ -2,17 +2,18 @@
 import { Elysia, t } from 'elysia'
 import { daywiseRows, metricTotals } from '../../store/metrics'
 import { examples } from '../examples'
+import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
-import { dateRangeFields, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
-import { DealerBlock, Int, MetricsObject, apiKeyBody, responses } from '../responses'
+import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
+import { DealerBlock, Int, MetricsObject, responses } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
   ...dateRangeFields,
   storelookup: storelookupField,
   ...pageFields(31, 366),
-  api_key: t.Optional(t.String(apiKeyBody)),
+  api_key: optionalString('api_key', apiKeyDescription),
 })
 
 const DayRow = t.Object({
@@ -70,6 +71,7 @@ export const daywise = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      transform: checkDateOrder,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok, examples['/listing/daywise']),
       detail: {

@@ -2,16 +2,17 @@
 import { Elysia, t } from 'elysia'
 import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
+import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { Message } from '../errors'
-import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
-import { Int, StoreEntry, apiKeyBody, responses } from '../responses'
+import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
+import { Int, StoreEntry, responses } from '../responses'
 import { storeEntry } from '../storeEntries'
 
 const Body = t.Object({
   ...dateRangeFields,
   sap_code: requiredString('sap_code', 20, Message.sapCodeRequired, 'Dealer SAP code', 'SAP1001'),
-  api_key: t.Optional(t.String(apiKeyBody)),
+  api_key: optionalString('api_key', apiKeyDescription),
 })
 
 const Ok = t.Object({
@@ -48,6 +49,7 @@ export const dealerLookup = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      transform: checkDateOrder,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responses(Ok, examples['/listing/dealer']),
       detail: {

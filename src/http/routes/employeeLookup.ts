@@ -3,16 +3,17 @@ import { Elysia, t } from 'elysia'
 import { activeEmployee, storesOfEmployee } from '../../store/directory'
 import { zeroTotals } from '../../store/metrics'
 import { examples } from '../examples'
+import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
-import { dateRangeFields, dateRangeOf, requiredString } from '../inputs'
-import { Int, MetricsObject, StoreEntry, apiKeyBody, responsesWith404 } from '../responses'
+import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
+import { Int, MetricsObject, StoreEntry, responsesWith404 } from '../responses'
 import { storeEntry } from '../storeEntries'
 
 const Body = t.Object({
   ...dateRangeFields,
   emp_code: requiredString('emp_code', 20, Message.empCodeRequired, 'Employee code', 'E1001'),
-  api_key: t.Optional(t.String(apiKeyBody)),
+  api_key: optionalString('api_key', apiKeyDescription),
 })
 
 const Ok = t.Object({
@@ -53,6 +54,7 @@ export const employeeLookup = (deps: ApiDeps) =>
     },
     {
       body: Body,
+      transform: checkDateOrder,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
       response: responsesWith404(Ok, examples['/listing/employee'], { message: 'Employee not found', description: 'No active employee with that code' }),
       detail: {

@@ -2,9 +2,10 @@
 import { Elysia, t } from 'elysia'
 import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
 import { examples } from '../examples'
+import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
-import { Int, apiKeyBody, responses } from '../responses'
+import { Int, responses } from '../responses'
 
 const filterDocs: Record<ProductFilter, string> = {
   color: 'Colour name',
@@ -25,7 +26,7 @@ const Body = t.Object({
   range: optionalString('range', filterDocs.range),
   texture: optionalString('texture', filterDocs.texture),
   ...pageFields(20, 100),
-  api_key: t.Optional(t.String(apiKeyBody)),
+  api_key: optionalString('api_key', apiKeyDescription),
 })
 
 const Product = t.Object({
