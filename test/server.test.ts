@@ -15,7 +15,7 @@ function raw(request: string | Buffer, extra?: Buffer): Promise<{ status: number
   return new Promise((resolve, reject) => {
     const socket = connect(server.port!, '127.0.0.1')
     const parts: Buffer[] = []
-    socket.on('data', (d) => parts.push(d))
+    socket.on('data', (d: Buffer) => parts.push(d))
     socket.on('error', reject)
     socket.on('close', () => {
       const text = Buffer.concat(parts).toString('utf8')
