@@ -33,6 +33,8 @@ export function rng(seed: number) {
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 const dayMs = 86_400_000
 const endMs = Date.UTC(2026, 9, 31)
+/** The newest updated_at of a fresh master: the last second of DATA_END. */
+const lastMs = endMs + dayMs - 1000
 /** Text of a wall-clock instant (no time zone involved: UTC arithmetic on IST text). */
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10)
@@ -138,7 +140,7 @@ export async function seedMaster(master: Master, { scale, seed = 1, log = () => 
       if (rand() < 0.03) continue
       const ms = endMs - (DAYS - 1 - d) * dayMs
       const n = () => Math.floor(rand() * base)
-      rows.push([s, dayText(ms), n(), n() * 2, n(), n() * 2, Math.floor(n() / 10), Math.floor(n() / 15), Math.floor(n() / 12), Math.floor(n() / 40), stamp(ms + dayMs + Math.floor(rand() * 3) * dayMs + 3600_000)])
+      rows.push([s, dayText(ms), n(), n() * 2, n(), n() * 2, Math.floor(n() / 10), Math.floor(n() / 15), Math.floor(n() / 12), Math.floor(n() / 40), stamp(Math.min(lastMs, ms + dayMs + Math.floor(rand() * 3) * dayMs + 3600_000))])
     }
     metricRows += await insert(master, 'listing_daily_metrics', ['website_id', 'metric_date', 'desktop_search_impressions', 'mobile_search_impressions', 'desktop_maps_impressions', 'mobile_maps_impressions', 'website_clicks', 'call_clicks', 'direction_requests', 'business_bookings', 'updated_at'], rows, 5000)
   }
@@ -159,7 +161,7 @@ export async function seedMaster(master: Master, { scale, seed = 1, log = () => 
       const duration = substatus === 'Answered' ? 5 + Math.floor(rand() * 900) : 0
       const later = rand()
       const filled = ms + 600_000 + Math.floor(rand() * 2 * dayMs)
-      const updated = later < 0.7 ? Math.min(filled, endMs + dayMs - 1000) : ms
+      const updated = later < 0.7 ? Math.min(filled, lastMs) : ms
       yield [
         i, `CL${pad(i, 10)}`, websiteId, pick(spellings(caller)), stamp(ms), duration, `+9180${pad(1 + ((websiteId ?? 0) % 99_999), 6)}`,
         substatus === 'Answered' ? 'ANSWERED' : substatus === 'Missed' ? 'MISSED' : 'NOANSWER', substatus,
@@ -207,8 +209,9 @@ export const dayOfChangesAt = (scale: number): DayOfChanges => ({
 export async function applyDayOfChanges(master: Master, { seed = 2, changes }: { seed?: number; changes: DayOfChanges }) {
   const rand = rng(seed)
   const [{ maxId, maxUpdated, stores, dealers }] = await queryRows<{ maxId: number; maxUpdated: string; stores: number; dealers: number }>(master,
-    `SELECT (SELECT max(id) FROM call_logs) AS maxId, (SELECT DATE_FORMAT(max(updated_at), '%Y-%m-%d %H:%i:%s') FROM call_logs) AS maxUpdated,
+    `SELECT (SELECT max(id) FROM call_logs) AS maxId, (SELECT DATE_FORMAT(GREATEST(max(updated_at), (SELECT max(updated_at) FROM listing_daily_metrics)), '%Y-%m-%d %H:%i:%s') FROM call_logs) AS maxUpdated,
             (SELECT max(id) FROM websites) AS stores, (SELECT count(*) FROM dealer_master) AS dealers`)
+  // the day after the newest write of any kind, so every change is newer than what a sync has seen
   const dayStart = Date.parse(`${maxUpdated.slice(0, 10)}T00:00:00Z`) + dayMs
   const at = (frac: number) => stamp(dayStart + Math.floor(frac * (dayMs - 1000)))
   const callers = Math.max(50, Math.floor(Number(maxId) / 4))

@@ -1,10 +1,12 @@
-// Command-line entry: serve | demo | migrate (sync and keys arrive with their issues).
+// Command-line entry: serve | sync | demo | migrate (keys arrives with its issue).
 import { ConfigError, loadConfig, parseFlags, requireSecret, SETTINGS } from './config'
 import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
 import { RateLimiter } from './http/rateLimit'
 import { startServer } from './http/server'
 import { openStore } from './store/open'
 import { createStorelookup } from './storelookup'
+import { runSync } from './sync/run'
+import { startSyncSchedule } from './sync/schedule'
 
 const HELP = `listing-api: the listing performance, call history and product filter API
 
@@ -12,6 +14,7 @@ Usage: listing-api <command> [flags]
 
 Commands:
   serve     serve the API from the read store at DB_PATH
+  sync      copy the master at MYSQL_URL into the read store at DB_PATH, then exit
   demo      serve a read store seeded with demo data and print a demo API key
   migrate   create or upgrade the read store at DB_PATH, then exit
   help      show this help
@@ -20,7 +23,7 @@ Settings (environment variable, or the flag, which wins):
 ${SETTINGS.map(([env, flag, def, what]) => `  ${flag.padEnd(22)} ${env.padEnd(20)} ${what}${def ? ` (default ${def})` : ''}`).join('\n')}
 `
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const { flags, rest } = parseFlags(argv)
   const command = rest[0] ?? 'help'
   if (command === 'help' || flags.has('--help')) {
@@ -38,6 +41,18 @@ function main(argv: string[]): void {
         config.port,
       )
       console.log(JSON.stringify({ level: 'info', msg: 'listening', url: server.url.href, db: config.dbPath }))
+      if (config.syncInterval !== undefined) startSyncSchedule(config.dbPath, requireMysqlUrl(config.mysqlUrl), config.syncInterval)
+      return
+    }
+    case 'sync': {
+      const mysqlUrl = requireMysqlUrl(config.mysqlUrl)
+      // sync writes through its own connection; a running server reads the file through another
+      const db = openStore(config.dbPath)
+      const halt = process.env.LISTING_API_HALT_AT // test hook: die with SIGKILL at this phase
+      const result = await runSync(db.$client, mysqlUrl, { onPhase: halt ? (p) => p === halt && process.kill(process.pid, 'SIGKILL') : undefined })
+      const rows = Object.values(result.tables).reduce((n, t) => n + t.read, 0)
+      console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s`)
+      db.$client.close()
       return
     }
     case 'demo': {
@@ -64,10 +79,13 @@ function main(argv: string[]): void {
   }
 }
 
-try {
-  main(process.argv.slice(2))
-} catch (error) {
+function requireMysqlUrl(url: string | undefined): string {
+  if (url === undefined) throw new ConfigError('MYSQL_URL is not set; set it to mysql://user:pass@host:port/db')
+  return url
+}
+
+main(process.argv.slice(2)).catch((error) => {
   // one line, no stack trace: operators read logs, not source
   console.error(`listing-api: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
-}
+})

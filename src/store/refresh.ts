@@ -8,14 +8,7 @@ const BLANK = `' ' || char(9, 10, 13)`
 export function refreshAll(client: Database): void {
   const run = (sql: string) => client.run(sql)
 
-  // master-contract §1 (visibility) and §2 (dealership_name fallback)
-  run(`UPDATE stores SET
-    visible = (is_deleted = 0 AND EXISTS (SELECT 1 FROM dealers d WHERE d.sap_code = stores.sap_code AND d.is_active = 1)),
-    dealership_name = CASE
-      WHEN trim(coalesce(store_name, ''), ${BLANK}) <> '' THEN store_name
-      WHEN trim(coalesce((SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code), ''), ${BLANK}) <> ''
-        THEN (SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)
-      ELSE 'Dealer Name Not Available' END`)
+  refreshStores(client)
 
   run(`UPDATE metrics SET seq = w.seq, cum_search = w.cs, cum_website_clicks = w.cw, cum_call_clicks = w.cc,
       cum_direction_requests = w.cd, cum_business_bookings = w.cb
@@ -56,6 +49,25 @@ export function refreshAll(client: Database): void {
       FROM call_minutes WINDOW win AS (ORDER BY minute)) w
     WHERE call_minutes.minute = w.minute`)
 
+  refreshProducts(client)
+}
+
+/** Store visibility and dealership names: every store, from dealers (cheap: one row per store). */
+export function refreshStores(client: Database): void {
+  const run = (sql: string) => client.run(sql)
+  // master-contract §1 (visibility) and §2 (dealership_name fallback)
+  run(`UPDATE stores SET
+    visible = (is_deleted = 0 AND EXISTS (SELECT 1 FROM dealers d WHERE d.sap_code = stores.sap_code AND d.is_active = 1)),
+    dealership_name = CASE
+      WHEN trim(coalesce(store_name, ''), ${BLANK}) <> '' THEN store_name
+      WHEN trim(coalesce((SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code), ''), ${BLANK}) <> ''
+        THEN (SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)
+      ELSE 'Dealer Name Not Available' END`)
+}
+
+/** Product image lists and the active rank: every product (cheap at catalogue size). */
+export function refreshProducts(client: Database): void {
+  const run = (sql: string) => client.run(sql)
   run(`UPDATE products SET
     images = coalesce((SELECT json_group_array(image_path) FROM
       (SELECT image_path FROM product_images i WHERE i.product_id = products.id ORDER BY sort_order, id)), '[]'),

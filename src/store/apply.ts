@@ -1,0 +1,257 @@
+// The read-store side of a sync run: one IMMEDIATE transaction on the sync's
+// own connection, base rows in, derived tables brought up to date, watermarks
+// and the run record written, then one COMMIT. Readers (WAL, other
+// connections) see the previous state until that commit, and nothing after a
+// crash, which SQLite rolls back.
+import type { Database, Statement } from 'bun:sqlite'
+import { mobileOf, refreshAll, refreshProducts, refreshStores } from './refresh'
+
+/** Master rows as sync reads them (column names of master-schema.sql; times as text). */
+export type MasterRow = Record<string, string | number | null>
+
+const SMALL_TABLES = {
+  dealer_master: { table: 'dealers', columns: ['sap_code', 'dealer_name', 'is_active'], from: ['sap_code', 'dealer_name', 'is_active'] },
+  websites: {
+    table: 'stores',
+    columns: ['website_id', 'sap_code', 'store_name', 'city', 'district', 'state', 'country', 'pincode', 'is_deleted'],
+    from: ['id', 'sap_code', 'store_name', 'city', 'district', 'state', 'country', 'pincode', 'is_deleted'],
+  },
+  employees: { table: 'employees', columns: ['emp_code', 'emp_name', 'sales_office', 'role', 'is_active'], from: ['emp_code', 'emp_name', 'sales_office', 'role', 'is_active'] },
+  employee_dealers: { table: 'employee_dealers', columns: ['emp_code', 'sap_code'], from: ['emp_code', 'sap_code'] },
+  products: {
+    table: 'products',
+    columns: ['id', 'sku', 'name', 'description', 'color', 'finish', 'series', 'size', 'surface', 'product_range', 'texture', 'status'],
+    from: ['id', 'sku', 'name', 'description', 'color', 'finish', 'series', 'size', 'surface', 'product_range', 'texture', 'status'],
+  },
+  product_images: { table: 'product_images', columns: ['id', 'product_id', 'image_path', 'sort_order'], from: ['id', 'product_id', 'image_path', 'sort_order'] },
+  api_integrations: { table: 'integrations', columns: ['id', 'name', 'key_sha256', 'is_active', 'created_at'], from: ['id', 'name', 'api_key_sha256', 'is_active', 'created_at'] },
+} as const
+export type SmallTable = keyof typeof SMALL_TABLES
+export const SMALL_TABLE_NAMES = Object.keys(SMALL_TABLES) as SmallTable[]
+
+const METRIC_COLUMNS = [
+  'desktop_search_impressions', 'mobile_search_impressions', 'desktop_maps_impressions', 'mobile_maps_impressions',
+  'website_clicks', 'call_clicks', 'direction_requests', 'business_bookings',
+] as const
+const CALL_FIELDS = ['caller_number', 'duration_seconds', 'did_number', 'event_type', 'substatus', 'recording_url', 'crm_lead_id', 'crm_synced_at', 'created_at'] as const
+
+interface StoredCall {
+  website_id: number
+  call_start_time: string
+  mobile: string
+  substatus: string
+  duration_seconds: number
+  [field: string]: string | number | null
+}
+
+export interface ApplyCounts {
+  read: number
+  written: number
+}
+
+export class StoreWriter {
+  private stmts = new Map<string, Statement>()
+  private affectedDays = new Set<string>() // `${website_id}|${day}`
+  private affectedMinutes = new Set<string>()
+  private affectedMobiles = new Set<string>()
+  private affectedMetricStores = new Map<number, string>() // website_id → earliest changed date
+  private visibleBefore = new Map<number, number>()
+
+  constructor(readonly client: Database) {}
+
+  private stmt(sql: string): Statement {
+    let s = this.stmts.get(sql)
+    if (!s) this.stmts.set(sql, (s = this.client.prepare(sql)))
+    return s
+  }
+
+  begin(): void {
+    this.client.run('BEGIN IMMEDIATE')
+    for (const r of this.client.query('SELECT website_id, visible FROM stores').all() as { website_id: number; visible: number }[]) {
+      this.visibleBefore.set(r.website_id, r.visible)
+    }
+  }
+
+  commit(): void {
+    this.client.run('COMMIT')
+  }
+
+  rollback(): void {
+    if (this.client.inTransaction) this.client.run('ROLLBACK')
+  }
+
+  meta(key: string): string | null {
+    return (this.client.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value ?? null
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+  }
+
+  /** Empties a small table before its rows are read again whole (hard deletes must vanish). */
+  clearSmall(name: SmallTable): void {
+    this.client.run(`DELETE FROM ${SMALL_TABLES[name].table}`)
+  }
+
+  insertSmall(name: SmallTable, rows: MasterRow[]): number {
+    const { table, columns, from } = SMALL_TABLES[name]
+    const insert = this.stmt(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+    for (const row of rows) insert.run(...from.map((c) => row[c] ?? null))
+    return rows.length
+  }
+
+  /** Upserts listing rows; returns how many changed. */
+  upsertMetrics(rows: MasterRow[], track: boolean): number {
+    const upsert = this.stmt(`INSERT INTO metrics (website_id, metric_date, ${METRIC_COLUMNS.join(', ')}) VALUES (?, ?, ${METRIC_COLUMNS.map(() => '?').join(', ')})
+      ON CONFLICT (website_id, metric_date) DO UPDATE SET ${METRIC_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
+      WHERE ${METRIC_COLUMNS.map((c) => `${c} IS NOT excluded.${c}`).join(' OR ')}`)
+    let changed = 0
+    for (const r of rows) {
+      const n = upsert.run(r.website_id, r.metric_date, ...METRIC_COLUMNS.map((c) => r[c])).changes
+      if (n === 0) continue
+      changed++
+      if (track) {
+        const id = Number(r.website_id)
+        const earliest = this.affectedMetricStores.get(id)
+        if (earliest === undefined || String(r.metric_date) < earliest) this.affectedMetricStores.set(id, String(r.metric_date))
+      }
+    }
+    return changed
+  }
+
+  /** Upserts calls by call_log_id; returns how many changed. Tracks what derived rows they touch. */
+  upsertCalls(rows: MasterRow[], track: boolean): number {
+    const find = this.stmt(`SELECT website_id, call_start_time, mobile, ${CALL_FIELDS.join(', ')} FROM calls WHERE call_log_id = ?`)
+    const remove = this.stmt('DELETE FROM calls WHERE call_log_id = ?')
+    const insert = this.stmt(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_FIELDS.join(', ')})
+      VALUES (?, ?, ?, ?, ${CALL_FIELDS.map(() => '?').join(', ')})`)
+    const update = this.stmt(`UPDATE calls SET mobile = ?, ${CALL_FIELDS.map((c) => `${c} = ?`).join(', ')} WHERE call_log_id = ?`)
+    let changed = 0
+    for (const r of rows) {
+      const websiteId = r.website_id === null ? 0 : Number(r.website_id)
+      const time = String(r.call_start_time)
+      const mobile = mobileOf(String(r.caller_number))
+      const values = CALL_FIELDS.map((c) => r[c] ?? null)
+      const old = track ? (find.get(r.call_log_id) as StoredCall | null) : null
+      if (!old) {
+        insert.run(websiteId, time, r.call_log_id, mobile, ...values)
+      } else if (old.website_id === websiteId && old.call_start_time === time) {
+        if (CALL_FIELDS.every((c, i) => old[c] === values[i])) continue
+        update.run(mobile, ...values, r.call_log_id)
+      } else {
+        remove.run(r.call_log_id)
+        insert.run(websiteId, time, r.call_log_id, mobile, ...values)
+      }
+      changed++
+      if (!track) continue
+      this.touchCall(websiteId, time, mobile)
+      if (old) this.touchCall(old.website_id, old.call_start_time, old.mobile)
+    }
+    return changed
+  }
+
+  private touchCall(websiteId: number, time: string, mobile: string): void {
+    if (websiteId !== 0) this.affectedDays.add(`${websiteId}|${time.slice(0, 10)}`)
+    this.affectedMinutes.add(time.slice(0, 16))
+    this.affectedMobiles.add(mobile)
+  }
+
+  /** Everything derived, from scratch: after a full load. */
+  refreshFull(): void {
+    refreshAll(this.client)
+  }
+
+  /** Derived rows touched by this run only: what an incremental run changed. */
+  refreshIncremental(): void {
+    const run = (sql: string, ...params: (string | number)[]) => this.client.prepare(sql).run(...params)
+    refreshStores(this.client)
+    // a store that became visible or invisible changes the all-stores minute counts wherever it had calls
+    for (const r of this.client.query('SELECT website_id, visible FROM stores').all() as { website_id: number; visible: number }[]) {
+      if ((this.visibleBefore.get(r.website_id) ?? 0) !== r.visible) this.touchStoreMinutes(r.website_id)
+    }
+    for (const [id, visible] of this.visibleBefore) {
+      if (visible && !this.client.query('SELECT 1 FROM stores WHERE website_id = ?').get(id)) this.touchStoreMinutes(id)
+    }
+
+    // listing rows: seq and running totals from the earliest changed date of each store
+    for (const [id, from] of this.affectedMetricStores) {
+      run(`UPDATE metrics SET seq = w.seq, cum_search = w.cs, cum_website_clicks = w.cw, cum_call_clicks = w.cc,
+          cum_direction_requests = w.cd, cum_business_bookings = w.cb
+        FROM (SELECT m.metric_date,
+            b.seq + row_number() OVER win AS seq,
+            b.cs + sum(desktop_search_impressions + mobile_search_impressions + desktop_maps_impressions + mobile_maps_impressions) OVER win AS cs,
+            b.cw + sum(website_clicks) OVER win AS cw, b.cc + sum(call_clicks) OVER win AS cc,
+            b.cd + sum(direction_requests) OVER win AS cd, b.cb + sum(business_bookings) OVER win AS cb
+          FROM metrics m, (SELECT coalesce(max(seq), 0) AS seq, coalesce(max(cum_search), 0) AS cs, coalesce(max(cum_website_clicks), 0) AS cw,
+              coalesce(max(cum_call_clicks), 0) AS cc, coalesce(max(cum_direction_requests), 0) AS cd, coalesce(max(cum_business_bookings), 0) AS cb
+              FROM metrics WHERE website_id = ?1 AND metric_date < ?2) b
+          WHERE m.website_id = ?1 AND m.metric_date >= ?2 WINDOW win AS (ORDER BY m.metric_date)) w
+        WHERE metrics.website_id = ?1 AND metrics.metric_date = w.metric_date`, id, from)
+    }
+
+    // per store and day: recount the touched days, then running totals from the earliest
+    const earliestDay = new Map<number, string>()
+    for (const key of this.affectedDays) {
+      const [idText, day] = key.split('|')
+      const id = Number(idText)
+      run('DELETE FROM call_days WHERE website_id = ? AND day = ?', id, day)
+      run(`INSERT INTO call_days (website_id, day, answered, missed, offline, sec_answered, sec_missed, sec_offline)
+        SELECT website_id, ?2, sum(substatus = 'Answered'), sum(substatus = 'Missed'), sum(substatus = 'Offline'),
+          sum(iif(substatus = 'Answered', duration_seconds, 0)), sum(iif(substatus = 'Missed', duration_seconds, 0)), sum(iif(substatus = 'Offline', duration_seconds, 0))
+        FROM calls WHERE website_id = ?1 AND call_start_time >= ?2 || ' 00:00:00' AND call_start_time <= ?2 || ' 23:59:59'
+        GROUP BY website_id`, id, day)
+      const e = earliestDay.get(id)
+      if (e === undefined || day < e) earliestDay.set(id, day)
+    }
+    for (const [id, from] of earliestDay) {
+      run(`UPDATE call_days SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o,
+          cum_sec_answered = w.sa, cum_sec_missed = w.sm, cum_sec_offline = w.so
+        FROM (SELECT d.day, b.a + sum(answered) OVER win AS a, b.m + sum(missed) OVER win AS m, b.o + sum(offline) OVER win AS o,
+            b.sa + sum(sec_answered) OVER win AS sa, b.sm + sum(sec_missed) OVER win AS sm, b.so + sum(sec_offline) OVER win AS so
+          FROM call_days d, (SELECT coalesce(max(cum_answered), 0) AS a, coalesce(max(cum_missed), 0) AS m, coalesce(max(cum_offline), 0) AS o,
+              coalesce(max(cum_sec_answered), 0) AS sa, coalesce(max(cum_sec_missed), 0) AS sm, coalesce(max(cum_sec_offline), 0) AS so
+              FROM call_days WHERE website_id = ?1 AND day < ?2) b
+          WHERE d.website_id = ?1 AND d.day >= ?2 WINDOW win AS (ORDER BY d.day)) w
+        WHERE call_days.website_id = ?1 AND call_days.day = w.day`, id, from)
+    }
+
+    // all visible stores per minute: recount the touched minutes, then running totals from the earliest
+    let earliestMinute: string | undefined
+    for (const minute of this.affectedMinutes) {
+      run('DELETE FROM call_minutes WHERE minute = ?', minute)
+      run(`INSERT INTO call_minutes (minute, answered, missed, offline)
+        SELECT ?1, sum(c.substatus = 'Answered'), sum(c.substatus = 'Missed'), sum(c.substatus = 'Offline')
+        FROM calls c INDEXED BY calls_time JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
+        WHERE c.call_start_time >= ?1 || ':00' AND c.call_start_time <= ?1 || ':59'
+        HAVING count(*) > 0`, minute)
+      if (earliestMinute === undefined || minute < earliestMinute) earliestMinute = minute
+    }
+    if (earliestMinute !== undefined) {
+      run(`UPDATE call_minutes SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o
+        FROM (SELECT m.minute, b.a + sum(answered) OVER win AS a, b.m + sum(missed) OVER win AS m, b.o + sum(offline) OVER win AS o
+          FROM call_minutes m, (SELECT coalesce(max(cum_answered), 0) AS a, coalesce(max(cum_missed), 0) AS m, coalesce(max(cum_offline), 0) AS o
+              FROM call_minutes WHERE minute < ?1) b
+          WHERE m.minute >= ?1 WINDOW win AS (ORDER BY m.minute)) w
+        WHERE call_minutes.minute = w.minute`, earliestMinute)
+    }
+
+    // callers: lifetime totals and each call's place in its caller's sequence
+    for (const mobile of this.affectedMobiles) {
+      const n = (this.client.query('SELECT count(*) AS n FROM calls WHERE mobile = ?').get(mobile) as { n: number }).n
+      if (n === 0) run('DELETE FROM callers WHERE mobile = ?', mobile)
+      else run('INSERT INTO callers (mobile, total_calls) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total_calls = ?2', mobile, n)
+      run(`UPDATE calls SET prev_calls_count = w.prev
+        FROM (SELECT call_log_id, row_number() OVER (ORDER BY call_start_time, call_log_id) - 1 AS prev FROM calls WHERE mobile = ?1) w
+        WHERE calls.call_log_id = w.call_log_id AND calls.prev_calls_count <> w.prev`, mobile)
+    }
+
+    refreshProducts(this.client)
+  }
+
+  private touchStoreMinutes(websiteId: number): void {
+    for (const r of this.client.query("SELECT DISTINCT substr(call_start_time, 1, 16) AS minute FROM calls WHERE website_id = ?").all(websiteId) as { minute: string }[]) {
+      this.affectedMinutes.add(r.minute)
+    }
+  }
+}
+
