@@ -51,7 +51,7 @@ if (!existsSync(path)) {
 
 const db = openStore(path)
 const storelookup = createStorelookup('bench-secret-bench-secret-bench-secret')
-const app = createApp({ db, storelookup, imageBaseUrl: '', rateLimiter: new RateLimiter(0, 1) })
+const app = createApp({ db, storelookup, imageBaseUrl: '', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 86_400, expectSync: false })
 const post = (p: string, body: object) =>
   app.handle(new Request(`http://localhost${p}`, { method: 'POST', headers: { 'x-api-key': KEY }, body: JSON.stringify(body) }))
 

@@ -10,7 +10,7 @@ import { createStorelookup } from '../src/storelookup'
 const db = openStore(':memory:')
 seedDemo(db)
 const storelookup = createStorelookup(DEMO_SECRET)
-const app = createApp({ db, storelookup, imageBaseUrl: 'https://images.example.com/', rateLimiter: new RateLimiter(0, 1) })
+const app = createApp({ db, storelookup, imageBaseUrl: 'https://images.example.com/', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 86_400, expectSync: false })
 const token = storelookup.seal(1, 1)
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
 const requests: Record<string, object> = {

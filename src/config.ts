@@ -10,6 +10,7 @@ export interface Config {
   storelookupSecret: string | undefined
   imageBaseUrl: string
   syncInterval: number | undefined
+  staleAfter: number
   rateLimitPerMin: number
   rateLimitBurst: number
   logLevel: 'debug' | 'info' | 'warn' | 'error'
@@ -24,6 +25,7 @@ export const SETTINGS = [
   ['STORELOOKUP_SECRET', '--storelookup-secret', '', 'At least 32 bytes; the same on every replica'],
   ['IMAGE_BASE_URL', '--image-base-url', '', 'Joined to relative product image paths'],
   ['SYNC_INTERVAL', '--sync-interval', '', 'Seconds; when set, serve also syncs on that schedule'],
+  ['STALE_AFTER', '--stale-after', '86400', 'Seconds; /health is degraded when the data is older'],
   ['RATE_LIMIT_PER_MIN', '--rate-limit-per-min', '1200', 'Requests a minute per integration; 0 turns the limit off'],
   ['RATE_LIMIT_BURST', '--rate-limit-burst', '100', 'Requests an integration may send at once'],
   ['LOG_LEVEL', '--log-level', 'info', 'debug, info, warn or error'],
@@ -79,6 +81,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Map<s
     storelookupSecret: get('STORELOOKUP_SECRET'),
     imageBaseUrl: get('IMAGE_BASE_URL') ?? '',
     syncInterval: interval === undefined ? undefined : integer('SYNC_INTERVAL', interval, 1),
+    staleAfter: integer('STALE_AFTER', get('STALE_AFTER')!, 1),
     rateLimitPerMin: integer('RATE_LIMIT_PER_MIN', get('RATE_LIMIT_PER_MIN')!, 0),
     rateLimitBurst: integer('RATE_LIMIT_BURST', get('RATE_LIMIT_BURST')!, 1),
     logLevel: logLevel as Config['logLevel'],

@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<void> {
       const secret = requireSecret(config)
       const db = openStore(config.dbPath)
       const server = startServer(
-        { db, storelookup: createStorelookup(secret), imageBaseUrl: config.imageBaseUrl, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst) },
+        { db, storelookup: createStorelookup(secret), imageBaseUrl: config.imageBaseUrl, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: true },
         config.host,
         config.port,
       )
@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<void> {
       const db = openStore(':memory:')
       seedDemo(db)
       const server = startServer(
-        { db, storelookup: createStorelookup(config.storelookupSecret ?? DEMO_SECRET), imageBaseUrl: config.imageBaseUrl || DEMO_IMAGE_BASE, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst) },
+        { db, storelookup: createStorelookup(config.storelookupSecret ?? DEMO_SECRET), imageBaseUrl: config.imageBaseUrl || DEMO_IMAGE_BASE, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: false },
         config.host,
         config.port,
       )

@@ -45,6 +45,8 @@ function demoApp(extra: ExtraCall[] = []): TestApp {
     storelookup: createStorelookup(DEMO_SECRET),
     imageBaseUrl: DEMO_IMAGE_BASE,
     rateLimiter: new RateLimiter(0, 100),
+    staleAfterSeconds: 86_400,
+    expectSync: false,
   }
   const app = createApp(deps, { error: () => {} })
   return { app, db, deps, errors: [] }

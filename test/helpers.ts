@@ -17,6 +17,8 @@ export function testApp(options: { rateLimitPerMin?: number; burst?: number; now
     storelookup: createStorelookup(TEST_SECRET),
     imageBaseUrl: TEST_IMAGE_BASE,
     rateLimiter: new RateLimiter(options.rateLimitPerMin ?? 0, options.burst ?? 100, options.now),
+    staleAfterSeconds: 86_400,
+    expectSync: false,
   }
   const errors: string[] = []
   const app = createApp(deps, { error: (m, f) => errors.push(`${m} ${JSON.stringify(f)}`) })

@@ -36,6 +36,8 @@ function demoApp(extraCalls: ExtraCall[] = []): TestApp {
     storelookup: createStorelookup(DEMO_SECRET),
     imageBaseUrl: DEMO_IMAGE_BASE,
     rateLimiter: new RateLimiter(0, 100),
+    staleAfterSeconds: 86_400,
+    expectSync: false,
   }
   const errors: string[] = []
   const app = createApp(deps, { error: (m, f) => errors.push(`${m} ${JSON.stringify(f)}`) })

@@ -59,3 +59,180 @@ describe('sync', () => {
     expect(dump(db)).toEqual(dump(fresh))
   }, 60_000)
 })
+
+describe('deletes and flags', () => {
+  test('hard deletes and soft flags in the small tables reach the API after the next run', async () => {
+    const { createApp } = await import('../src/http/app')
+    const { RateLimiter } = await import('../src/http/rateLimit')
+    const { createStorelookup } = await import('../src/storelookup')
+    const { benchKey } = await import('../scripts/seed-master')
+    const db = newStore()
+    await runSync(db.$client, m.url)
+    const app = createApp({ db, storelookup: createStorelookup('s'.repeat(32)), imageBaseUrl: 'https://i/', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 86_400, expectSync: false })
+    const ask = async (path: string, body: object, key = benchKey(2)) => {
+      const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(body) }))
+      return { status: res.status, json: (await res.json()) as any }
+    }
+    const RANGE = { from_date: '2024-01-01', to_date: '2026-12-31' }
+    const before = await ask('/listing/dealer', { ...RANGE, sap_code: 'SAP000002' })
+    expect(before.json.returned).toBeGreaterThan(0)
+    const token = before.json.data[0].storelookup
+    const [[{ id: storeId }]] = (await m.master.query("SELECT id FROM websites WHERE sap_code = 'SAP000002' AND is_deleted = 0 ORDER BY id LIMIT 1")) as any
+    expect((await ask('/listing/daywise', { ...RANGE, storelookup: token })).status).toBe(200)
+    expect((await ask('/products/filter', {}, benchKey(3))).status).toBe(200)
+    const products = (await ask('/products/filter', { limit: 100 })).json.total
+
+    await m.master.query('UPDATE websites SET is_deleted = 1 WHERE id = ?', [storeId])
+    await m.master.query('UPDATE api_integrations SET is_active = 0 WHERE id = 3')
+    await m.master.query('DELETE FROM products WHERE id = (SELECT id FROM (SELECT min(id) AS id FROM products WHERE status = 1) x)')
+    await m.master.query("UPDATE dealer_master SET dealer_name = 'Renamed Dealer' WHERE sap_code = 'SAP000003'")
+    await m.master.query("UPDATE websites SET store_name = NULL WHERE sap_code = 'SAP000003'")
+    await runSync(db.$client, m.url)
+
+    expect((await ask('/listing/daywise', { ...RANGE, storelookup: token })).json).toEqual({ code: 400, status: false, message: 'Invalid storelookup' })
+    expect((await ask('/products/filter', {}, benchKey(3))).status).toBe(401)
+    expect((await ask('/products/filter', { limit: 100 })).json.total).toBe(products - 1)
+    const renamed = await ask('/listing/dealer', { ...RANGE, sap_code: 'SAP000003' })
+    expect(renamed.json.data.map((s: any) => s.dealership_name)).toEqual(renamed.json.data.map(() => 'Renamed Dealer'))
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+  }, 60_000)
+})
+
+describe('the watermark', () => {
+  test('a row committed late inside the look-back is read; one older than that is caught by verification', async () => {
+    const db = newStore()
+    await runSync(db.$client, m.url)
+    const mark = (db.$client.query("SELECT value FROM meta WHERE key = 'watermark:call_logs'").get() as { value: string }).value
+    const insert = (id: number, secondsBehind: number) =>
+      m.master.query(
+        `INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at)
+         VALUES (?, ?, 1, '9000000001', CAST(? AS DATETIME) - INTERVAL ? SECOND, 30, '+91', 'ANSWERED', 'Answered', CAST(? AS DATETIME) - INTERVAL ? SECOND, CAST(? AS DATETIME) - INTERVAL ? SECOND)`,
+        [id, `LATE-${id}`, mark, secondsBehind, mark, secondsBehind, mark, secondsBehind],
+      )
+    await insert(90_000_001, 299)
+    const late = await runSync(db.$client, m.url)
+    expect(late.repaired).toBe(0)
+    expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'LATE-90000001'").get()).toEqual({ n: 1 })
+    // later than the contract allows: the watermark misses it, the verification pass repairs it
+    await insert(90_000_002, 4000)
+    const tooLate = await runSync(db.$client, m.url)
+    expect(tooLate.repaired).toBe(1)
+    expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'LATE-90000002'").get()).toEqual({ n: 1 })
+    await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'LATE-%'")
+  }, 60_000)
+
+  test('many rows sharing one updated_at, across batches, are all read', async () => {
+    const db = newStore()
+    await runSync(db.$client, m.url)
+    const rows = Array.from({ length: 12_345 }, (_, i) => [91_000_000 + i, `SAME-${i}`, 1 + (i % 10), `98${String(i).padStart(8, '0')}`, '2026-11-05 10:00:00', i % 300, '+91', 'X', 'Missed', '2026-11-05 10:00:00', '2026-11-05 10:00:00'])
+    await m.master.query('INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at) VALUES ?', [rows])
+    const r = await runSync(db.$client, m.url)
+    expect(r.repaired).toBe(0)
+    expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id LIKE 'SAME-%'").get()).toEqual({ n: 12_345 })
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+    await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'SAME-%'")
+  }, 60_000)
+})
+
+describe('failures', () => {
+  test('an unreachable master fails the run quickly with a one-line reason and keeps the last good data', async () => {
+    const db = newStore()
+    await runSync(db.$client, m.url)
+    const before = dump(db)
+    const t0 = Date.now()
+    const error = await runSync(db.$client, 'mysql://root@127.0.0.1:1/nothing').catch((e: Error) => e)
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message).not.toContain('\n')
+    expect(Date.now() - t0).toBeLessThan(30_000)
+    expect(dump(db)).toEqual(before)
+    const last = db.$client.query('SELECT ok, error, finished_at FROM sync_runs ORDER BY id DESC LIMIT 1').get() as any
+    expect(last.ok).toBe(0)
+    expect(last.error).toContain('ECONNREFUSED')
+    expect(last.finished_at).toBeTruthy()
+  }, 60_000)
+
+  test('the sync command exits non-zero with one line, no stack trace', async () => {
+    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', join(dir, 'cli.sqlite'), '--mysql-url', 'mysql://root@127.0.0.1:1/nothing'], { stderr: 'pipe', stdout: 'pipe' })
+    const code = await proc.exited
+    const stderr = await new Response(proc.stderr).text()
+    expect(code).not.toBe(0)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(stderr).toStartWith('listing-api: ')
+  }, 30_000)
+})
+
+describe('kill -9', () => {
+  const phases = ['snapshot', 'small-tables', 'batch:listing_daily_metrics', 'batch:call_logs', 'large-tables', 'verified', 'derived']
+  test.each(phases)('at %s leaves the previous state, and the next run completes the work', async (phase) => {
+    const path = join(dir, `kill-${phase.replace(':', '-')}.sqlite`)
+    const db = openStore(path)
+    await runSync(db.$client, m.url)
+    await applyDayOfChanges(m.master, { seed: 11 + phases.indexOf(phase), changes: dayOfChangesAt(0.001) })
+    const before = dump(db)
+    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, LISTING_API_HALT_AT: phase }, stdout: 'pipe', stderr: 'pipe' })
+    await proc.exited
+    expect(proc.signalCode).toBe('SIGKILL')
+    expect(dump(db)).toEqual(before) // the server's connection still sees the previous complete state
+    const r = await runSync(db.$client, m.url)
+    expect(r.repaired).toBe(0)
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+  }, 60_000)
+})
+
+describe('time zones', () => {
+  test('DATETIME and DATE values are copied as text, whatever TZ the process runs in', async () => {
+    const path = join(dir, 'tz.sqlite')
+    for (const tz of ['Pacific/Chatham', 'America/Sao_Paulo']) {
+      const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, TZ: tz }, stdout: 'pipe', stderr: 'pipe' })
+      expect(await proc.exited).toBe(0)
+    }
+    const db = openStore(path)
+    const [master] = (await m.master.query(
+      "SELECT call_log_id, DATE_FORMAT(call_start_time, '%Y-%m-%d %H:%i:%s') AS t, DATE_FORMAT(created_at, '%Y-%m-%d %H:%i:%s') AS c, DATE_FORMAT(crm_synced_at, '%Y-%m-%d %H:%i:%s') AS s FROM call_logs ORDER BY id LIMIT 2000",
+    )) as any
+    const local = db.$client.prepare('SELECT call_start_time AS t, created_at AS c, crm_synced_at AS s FROM calls WHERE call_log_id = ?')
+    for (const row of master) expect(local.get(row.call_log_id)).toEqual({ t: row.t, c: row.c, s: row.s })
+    const [dates] = (await m.master.query("SELECT website_id, DATE_FORMAT(metric_date, '%Y-%m-%d') AS d FROM listing_daily_metrics ORDER BY website_id, metric_date LIMIT 500")) as any
+    const metric = db.$client.prepare('SELECT 1 AS ok FROM metrics WHERE website_id = ? AND metric_date = ?')
+    for (const row of dates) expect(metric.get(row.website_id, row.d)).toEqual({ ok: 1 })
+  }, 60_000)
+})
+
+describe('health and a running server', () => {
+  test('/health reports the last run; a server sees a sync made by another process on its next request', async () => {
+    const { createApp } = await import('../src/http/app')
+    const { RateLimiter } = await import('../src/http/rateLimit')
+    const { createStorelookup } = await import('../src/storelookup')
+    const { benchKey } = await import('../scripts/seed-master')
+    const path = join(dir, 'served.sqlite')
+    const db = openStore(path)
+    const app = createApp({ db, storelookup: createStorelookup('s'.repeat(32)), imageBaseUrl: 'https://i/', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 10 * 365 * 86_400, expectSync: true })
+    const health = async () => (await (await app.handle(new Request('http://localhost/health'))).json()) as any
+    expect(await health()).toEqual({ status: 'degraded', data_as_of: null, last_sync: null })
+
+    const sync = async (url: string) => (await Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', url], { stdout: 'pipe', stderr: 'pipe' }).exited)
+    expect(await sync(m.url)).toBe(0)
+    const ok = await health()
+    expect(ok.status).toBe('ok')
+    expect(ok.last_sync.ok).toBe(true)
+    expect(ok.data_as_of).toBe(ok.last_sync.started_at)
+    const products = async () => {
+      const res = await app.handle(new Request('http://localhost/products/filter', { method: 'POST', headers: { 'x-api-key': benchKey(2) }, body: '{}' }))
+      return ((await res.json()) as any).total
+    }
+    const before = await products()
+    await m.master.query("INSERT INTO products (sku, name, status) VALUES ('NEW-SKU', 'New tile', 1)")
+    expect(await sync(m.url)).toBe(0)
+    expect(await products()).toBe(before + 1) // no restart, no reopen
+    const good = await health()
+    await m.master.query("DELETE FROM products WHERE sku = 'NEW-SKU'")
+
+    expect(await sync('mysql://root@127.0.0.1:1/none')).not.toBe(0)
+    const failed = await health()
+    expect(failed.status).toBe('degraded')
+    expect(failed.last_sync.ok).toBe(false)
+    expect(failed.last_sync.error).toContain('ECONNREFUSED')
+    expect(failed.data_as_of).toBe(good.data_as_of) // still serving the last good data
+    expect(await products()).toBe(before + 1)
+  }, 60_000)
+})

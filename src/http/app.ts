@@ -10,6 +10,7 @@ import { callLog } from './routes/callLog'
 import { daywise } from './routes/daywise'
 import { dealerLookup } from './routes/dealerLookup'
 import { employeeLookup } from './routes/employeeLookup'
+import { health } from './routes/health'
 import { productFilter } from './routes/productFilter'
 
 export const API_PATHS = [
@@ -64,6 +65,7 @@ export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => con
       return failure(500, Message.internal, headers)
     })
     .use(docs())
+    .use(health(deps))
     .use(callHistory(deps))
     .use(dealerLookup(deps))
     .use(employeeLookup(deps))

@@ -14,6 +14,10 @@ export interface ApiDeps {
   storelookup: Storelookup
   imageBaseUrl: string
   rateLimiter: RateLimiter
+  /** /health: data older than this is degraded */
+  staleAfterSeconds: number
+  /** /health: a store that was never synced is degraded (serve), or fine (demo, tests) */
+  expectSync: boolean
 }
 
 export const MAX_BODY_BYTES = 64 * 1024
