@@ -53,7 +53,7 @@ export class StoreWriter {
   private stmts = new Map<string, Statement>()
   private affectedDays = new Set<string>() // `${website_id}|${day}`
   private affectedMinutes = new Set<string>()
-  private affectedMobiles = new Set<string>()
+  private affectedMobiles = new Map<string, string>() // mobile → earliest touched `${time}|${call_log_id}`
   private affectedMetricStores = new Map<number, string>() // website_id → earliest changed date
   private visibleBefore = new Map<number, number>()
 
@@ -144,16 +144,18 @@ export class StoreWriter {
       }
       changed++
       if (!track) continue
-      this.touchCall(websiteId, time, mobile)
-      if (old) this.touchCall(old.website_id, old.call_start_time, old.mobile)
+      this.touchCall(websiteId, time, String(r.call_log_id), mobile)
+      if (old) this.touchCall(old.website_id, old.call_start_time, String(r.call_log_id), old.mobile)
     }
     return changed
   }
 
-  private touchCall(websiteId: number, time: string, mobile: string): void {
+  private touchCall(websiteId: number, time: string, callLogId: string, mobile: string): void {
     if (websiteId !== 0) this.affectedDays.add(`${websiteId}|${time.slice(0, 10)}`)
     this.affectedMinutes.add(time.slice(0, 16))
-    this.affectedMobiles.add(mobile)
+    const position = `${time}|${callLogId}`
+    const earliest = this.affectedMobiles.get(mobile)
+    if (earliest === undefined || position < earliest) this.affectedMobiles.set(mobile, position)
   }
 
   /** Everything derived, from scratch: after a full load. */
@@ -215,34 +217,63 @@ export class StoreWriter {
         WHERE call_days.website_id = ?1 AND call_days.day = w.day`, id, from)
     }
 
-    // all visible stores per minute: recount the touched minutes, then running totals from the earliest
-    let earliestMinute: string | undefined
-    for (const minute of this.affectedMinutes) {
-      run('DELETE FROM call_minutes WHERE minute = ?', minute)
-      run(`INSERT INTO call_minutes (minute, answered, missed, offline)
+    // all visible stores per minute: recount the touched minutes, then fix the running totals. Rows
+    // between two touched minutes all move by the same amount, so each gap is one range UPDATE.
+    const minutes = [...this.affectedMinutes].sort()
+    const counts = this.stmt('SELECT answered + 0 AS a, missed + 0 AS m, offline + 0 AS o FROM call_minutes WHERE minute = ?')
+    const recount = this.stmt(`INSERT INTO call_minutes (minute, answered, missed, offline)
         SELECT ?1, sum(c.substatus = 'Answered'), sum(c.substatus = 'Missed'), sum(c.substatus = 'Offline')
         FROM calls c INDEXED BY calls_time JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
         WHERE c.call_start_time >= ?1 || ':00' AND c.call_start_time <= ?1 || ':59'
-        HAVING count(*) > 0`, minute)
-      if (earliestMinute === undefined || minute < earliestMinute) earliestMinute = minute
-    }
-    if (earliestMinute !== undefined) {
-      run(`UPDATE call_minutes SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o
-        FROM (SELECT m.minute, b.a + sum(answered) OVER win AS a, b.m + sum(missed) OVER win AS m, b.o + sum(offline) OVER win AS o
-          FROM call_minutes m, (SELECT coalesce(max(cum_answered), 0) AS a, coalesce(max(cum_missed), 0) AS m, coalesce(max(cum_offline), 0) AS o
-              FROM call_minutes WHERE minute < ?1) b
-          WHERE m.minute >= ?1 WINDOW win AS (ORDER BY m.minute)) w
-        WHERE call_minutes.minute = w.minute`, earliestMinute)
+        HAVING count(*) > 0
+      ON CONFLICT (minute) DO UPDATE SET answered = excluded.answered, missed = excluded.missed, offline = excluded.offline`)
+    const removeMinute = this.stmt('DELETE FROM call_minutes WHERE minute = ?')
+    const previous = this.stmt('SELECT cum_answered AS a, cum_missed AS m, cum_offline AS o FROM call_minutes WHERE minute < ? ORDER BY minute DESC LIMIT 1')
+    const setCum = this.stmt('UPDATE call_minutes SET cum_answered = ? + answered, cum_missed = ? + missed, cum_offline = ? + offline WHERE minute = ?')
+    const SHIFT = 'UPDATE call_minutes SET cum_answered = cum_answered + ?1, cum_missed = cum_missed + ?2, cum_offline = cum_offline + ?3 WHERE minute > ?4'
+    const shiftBetween = this.stmt(`${SHIFT} AND minute < ?5`) // two statements: an "OR ?5 IS NULL" would defeat the key range
+    const shiftToEnd = this.stmt(SHIFT)
+    type Abc = { a: number; m: number; o: number }
+    const zero: Abc = { a: 0, m: 0, o: 0 }
+    const delta: Abc = { a: 0, m: 0, o: 0 }
+    for (let i = 0; i < minutes.length; i++) {
+      const minute = minutes[i]
+      const old = (counts.get(minute) as Abc | null) ?? zero
+      removeMinute.run(minute)
+      recount.run(minute)
+      const now = (counts.get(minute) as Abc | null) ?? zero
+      delta.a += now.a - old.a
+      delta.m += now.m - old.m
+      delta.o += now.o - old.o
+      const p = (previous.get(minute) as Abc | null) ?? zero // already right: minutes go in order
+      setCum.run(p.a, p.m, p.o, minute)
+      if (!delta.a && !delta.m && !delta.o) continue
+      if (i + 1 < minutes.length) shiftBetween.run(delta.a, delta.m, delta.o, minute, minutes[i + 1])
+      else shiftToEnd.run(delta.a, delta.m, delta.o, minute)
     }
 
-    // callers: lifetime totals and each call's place in its caller's sequence
-    for (const mobile of this.affectedMobiles) {
-      const n = (this.client.query('SELECT count(*) AS n FROM calls WHERE mobile = ?').get(mobile) as { n: number }).n
-      if (n === 0) run('DELETE FROM callers WHERE mobile = ?', mobile)
-      else run('INSERT INTO callers (mobile, total_calls) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total_calls = ?2', mobile, n)
-      run(`UPDATE calls SET prev_calls_count = w.prev
-        FROM (SELECT call_log_id, row_number() OVER (ORDER BY call_start_time, call_log_id) - 1 AS prev FROM calls WHERE mobile = ?1) w
-        WHERE calls.call_log_id = w.call_log_id AND calls.prev_calls_count <> w.prev`, mobile)
+    // callers: each call's place in its caller's sequence, renumbered from the earliest touched
+    // position only (a new call usually lands at the end), and the lifetime total from the last one
+    const before = this.stmt(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
+      WHERE mobile = ?1 AND (call_start_time < ?2 OR (call_start_time = ?2 AND call_log_id < ?3))
+      ORDER BY call_start_time DESC, call_log_id DESC LIMIT 1`)
+    const after = this.stmt(`SELECT call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
+      WHERE mobile = ?1 AND (call_start_time > ?2 OR (call_start_time = ?2 AND call_log_id >= ?3))
+      ORDER BY call_start_time, call_log_id`)
+    const setPrev = this.stmt('UPDATE calls SET prev_calls_count = ? WHERE call_log_id = ?')
+    const setTotal = this.stmt('INSERT INTO callers (mobile, total_calls) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total_calls = ?2')
+    const dropCaller = this.stmt('DELETE FROM callers WHERE mobile = ?')
+    for (const [mobile, position] of this.affectedMobiles) {
+      const bar = position.indexOf('|')
+      const time = position.slice(0, bar)
+      const id = position.slice(bar + 1)
+      let n = (before.get(mobile, time, id) as { n: number } | null)?.n ?? 0
+      for (const r of after.iterate(mobile, time, id) as IterableIterator<{ call_log_id: string; prev_calls_count: number }>) {
+        if (r.prev_calls_count !== n) setPrev.run(n, r.call_log_id)
+        n++
+      }
+      if (n === 0) dropCaller.run(mobile)
+      else setTotal.run(mobile, n)
     }
 
     refreshProducts(this.client)

@@ -1,6 +1,6 @@
 // Calls: totals and pages for call history and the call log.
 // Totals come from running totals (call_days per store, call_minutes for all
-// visible stores), never from counting calls. A page starts by seeking the
+// visible stores), never from counting calls. A page starts by finding the
 // bucket (day or minute) where its first row lies, then skips only the rows of
 // that bucket before it, so page N costs about what page 1 costs.
 import type { Store } from './open'
@@ -196,18 +196,25 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const { before, range: counts } = globalCounts(db, range.from, range.to)
   const total = countOf(counts, cls)
   const { cum, n, where } = CLASS[cls]
+  const upTo = db.$client.query<{ minute: string; cum: number; skipped: number }, [string]>(
+    `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ? ORDER BY minute DESC LIMIT 1`,
+  )
   return {
     total,
     counts,
     page(offset, limit, shape) {
       if (offset >= total) return []
       const target = countOf(before, cls) + offset
-      // seeks the index on this class's running total (call_minutes_*)
-      const start = db.$client
-        .query<{ minute: string; skipped: number }, [number]>(
-          `SELECT minute, ${cum} - (${n}) AS skipped FROM call_minutes WHERE ${cum} > ? ORDER BY ${cum}, minute LIMIT 1`,
-        )
-        .get(target)
+      // the first minute whose running total passes the target: a binary search
+      // over the minutes of the range, each probe one primary-key seek
+      let lo = minuteNumber(`${range.from} 00:00`)
+      let hi = minuteNumber(`${range.to} 23:59`)
+      while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2)
+        if ((upTo.get(minuteText(mid))?.cum ?? 0) > target) hi = mid
+        else lo = mid + 1
+      }
+      const start = upTo.get(minuteText(lo))
       if (!start) return []
       // time order across stores comes from calls_time; the join keeps visible stores only
       return db.$client
@@ -222,6 +229,10 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
     },
   }
 }
+
+// 'YYYY-MM-DD HH:MM' ⇄ minutes since 1970, by UTC arithmetic on the text (no time zone involved)
+const minuteNumber = (text: string) => Date.UTC(+text.slice(0, 4), +text.slice(5, 7) - 1, +text.slice(8, 10), +text.slice(11, 13), +text.slice(14, 16)) / 60_000
+const minuteText = (n: number) => new Date(n * 60_000).toISOString().slice(0, 16).replace('T', ' ')
 
 /** One call by call_log_id, if it is visible, in range, in scope and of the class. */
 export function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): Record<string, unknown>[] {

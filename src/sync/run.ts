@@ -35,6 +35,8 @@ export interface SyncResult {
   tables: Record<string, TableStats>
   repaired: number
   ms: number
+  /** milliseconds spent in each phase, for operators and benchmarks */
+  phases: Record<string, number>
 }
 
 export interface SyncOptions {
@@ -48,8 +50,16 @@ const now = () => new Date().toISOString()
 
 /** Runs one sync into the read store whose own (not shared) connection is `client`. */
 export async function runSync(client: Database, mysqlUrl: string, options: SyncOptions = {}): Promise<SyncResult> {
-  const phase = options.onPhase ?? (() => {})
   const started = performance.now()
+  const phases: Record<string, number> = {}
+  let lastMark = started
+  const phase = (name: string) => {
+    options.onPhase?.(name)
+    if (name.startsWith('batch:')) return
+    const t = performance.now()
+    phases[name] = Math.round(t - lastMark)
+    lastMark = t
+  }
   const runId = Number(client.prepare('INSERT INTO sync_runs (started_at) VALUES (?)').run(now()).lastInsertRowid)
   const writer = new StoreWriter(client)
   let master: Master | undefined
@@ -91,13 +101,13 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
     }
     phase('large-tables')
 
-    const repaired = full ? 0 : await verify(master, writer, options.verifyWindow ?? 1_000_000)
+    const repaired = full ? 0 : await verify(master, writer, options.verifyWindow ?? 200_000)
     phase('verified')
     if (full) writer.refreshFull()
     else writer.refreshIncremental()
     phase('derived')
 
-    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started) }
+    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started), phases }
     client.prepare('UPDATE sync_runs SET finished_at = ?, ok = 1, stats = ? WHERE id = ?').run(now(), JSON.stringify(result), runId)
     writer.commit()
     phase('committed')
