@@ -4,7 +4,7 @@
 // connections) see the previous state until that commit, and nothing after a
 // crash, which SQLite rolls back.
 import type { Database, Statement } from 'bun:sqlite'
-import { mobileOf, refreshAll, refreshProducts, refreshStores } from './refresh'
+import { mobileOf, rebuildCallDaysAndCallers, refreshProducts, refreshStores } from './refresh'
 
 /** Master rows as sync reads them (column names of master-schema.sql; times as text). */
 export type MasterRow = Record<string, string | number | null>
@@ -158,9 +158,92 @@ export class StoreWriter {
     if (earliest === undefined || position < earliest) this.affectedMobiles.set(mobile, position)
   }
 
-  /** Everything derived, from scratch: after a full load. */
-  refreshFull(): void {
-    refreshAll(this.client)
+  private callIndexes: string[] = []
+  private visibleStores = new Set<number>()
+  // per day, [answered, missed, offline] for each of its 1440 minutes: 17 KB a day, not a row per minute in a Map
+  private minuteCounts = new Map<string, Int32Array>()
+  private metricRun = { websiteId: -1, seq: 0, s: 0, w: 0, c: 0, d: 0, b: 0 }
+
+  /**
+   * A full load writes calls to an unindexed staging table first and moves
+   * them into the clustered table in key order at the end, computing each
+   * call's place in its caller's sequence on the way; the secondary indexes
+   * are built once, after. Random-order inserts into a 20-million-row B-tree
+   * would be many times slower.
+   */
+  beginFullLoad(): void {
+    for (const t of ['calls', 'metrics', 'callers', 'call_days', 'call_minutes']) this.client.run(`DELETE FROM ${t}`)
+    // the small tables are in: which stores are visible is known, so call_minutes is counted as calls pass
+    refreshStores(this.client)
+    this.visibleStores = new Set((this.client.query('SELECT website_id FROM stores WHERE visible = 1').all() as { website_id: number }[]).map((r) => r.website_id))
+    const indexes = this.client.query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL").all() as { name: string; sql: string }[]
+    this.callIndexes = indexes.map((i) => i.sql)
+    for (const i of indexes) this.client.run(`DROP INDEX ${i.name}`)
+    this.client.run(`CREATE TABLE load_calls (website_id INTEGER, call_start_time TEXT, call_log_id TEXT, mobile TEXT,
+      ${CALL_FIELDS.join(', ')})`)
+  }
+
+  loadCalls(rows: MasterRow[]): number {
+    const insert = this.stmt(`INSERT INTO load_calls VALUES (?, ?, ?, ?, ${CALL_FIELDS.map(() => '?').join(', ')})`)
+    for (const r of rows) {
+      const websiteId = r.website_id === null ? 0 : Number(r.website_id)
+      const time = String(r.call_start_time)
+      insert.run(websiteId, time, r.call_log_id, mobileOf(String(r.caller_number)), ...CALL_FIELDS.map((c) => r[c] ?? null))
+      if (!this.visibleStores.has(websiteId)) continue
+      const day = time.slice(0, 10)
+      let counts = this.minuteCounts.get(day)
+      if (!counts) this.minuteCounts.set(day, (counts = new Int32Array(1440 * 3)))
+      const slot = (Number(time.slice(11, 13)) * 60 + Number(time.slice(14, 16))) * 3
+      counts[slot + (r.substatus === 'Answered' ? 0 : r.substatus === 'Missed' ? 1 : 2)]++
+    }
+    return rows.length
+  }
+
+  /** Listing rows of a full load, read in (website_id, metric_date) order: running totals computed as they pass. */
+  loadMetrics(rows: MasterRow[]): number {
+    const insert = this.stmt(`INSERT INTO metrics (website_id, metric_date, ${METRIC_COLUMNS.join(', ')}, seq, cum_search, cum_website_clicks,
+      cum_call_clicks, cum_direction_requests, cum_business_bookings) VALUES (?, ?, ${METRIC_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, ?)`)
+    const run = this.metricRun
+    for (const r of rows) {
+      const id = Number(r.website_id)
+      if (id !== run.websiteId) Object.assign(run, { websiteId: id, seq: 0, s: 0, w: 0, c: 0, d: 0, b: 0 })
+      const v = METRIC_COLUMNS.map((c) => Number(r[c]))
+      run.seq++
+      run.s += v[0] + v[1] + v[2] + v[3]
+      run.w += v[4]
+      run.c += v[5]
+      run.d += v[6]
+      run.b += v[7]
+      insert.run(id, r.metric_date, ...v, run.seq, run.s, run.w, run.c, run.d, run.b)
+    }
+    return rows.length
+  }
+
+  finishFullLoad(): void {
+    this.client.run(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_FIELDS.join(', ')}, prev_calls_count)
+      SELECT website_id, call_start_time, call_log_id, mobile, ${CALL_FIELDS.join(', ')},
+        row_number() OVER (PARTITION BY mobile ORDER BY call_start_time, call_log_id) - 1
+      FROM load_calls ORDER BY website_id, call_start_time, call_log_id`)
+    this.client.run('DROP TABLE load_calls')
+    for (const sql of this.callIndexes) this.client.run(sql)
+    rebuildCallDaysAndCallers(this.client)
+    const insert = this.stmt('INSERT INTO call_minutes (minute, answered, missed, offline, cum_answered, cum_missed, cum_offline) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    let a = 0
+    let m = 0
+    let o = 0
+    for (const day of [...this.minuteCounts.keys()].sort()) {
+      const counts = this.minuteCounts.get(day)!
+      for (let i = 0; i < 1440; i++) {
+        const [ca, cm, co] = [counts[i * 3], counts[i * 3 + 1], counts[i * 3 + 2]]
+        if (ca + cm + co === 0) continue
+        a += ca
+        m += cm
+        o += co
+        insert.run(`${day} ${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, ca, cm, co, a, m, o)
+      }
+    }
+    this.minuteCounts.clear()
+    refreshProducts(this.client)
   }
 
   /** Derived rows touched by this run only: what an incremental run changed. */

@@ -23,33 +23,49 @@ export function refreshAll(client: Database): void {
   run(`UPDATE calls SET prev_calls_count = w.prev
     FROM (SELECT call_log_id, count(*) OVER (PARTITION BY mobile ORDER BY call_start_time, call_log_id) - 1 AS prev FROM calls) w
     WHERE calls.call_log_id = w.call_log_id AND calls.prev_calls_count <> w.prev`)
-  run('DELETE FROM callers')
-  run('INSERT INTO callers (mobile, total_calls) SELECT mobile, count(*) FROM calls GROUP BY mobile')
-
-  run('DELETE FROM call_days')
-  run(`INSERT INTO call_days (website_id, day, answered, missed, offline, sec_answered, sec_missed, sec_offline)
-    SELECT website_id, substr(call_start_time, 1, 10),
-      sum(substatus = 'Answered'), sum(substatus = 'Missed'), sum(substatus = 'Offline'),
-      sum(iif(substatus = 'Answered', duration_seconds, 0)), sum(iif(substatus = 'Missed', duration_seconds, 0)),
-      sum(iif(substatus = 'Offline', duration_seconds, 0))
-    FROM calls WHERE website_id <> 0 GROUP BY 1, 2`)
-  run(`UPDATE call_days SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o,
-      cum_sec_answered = w.sa, cum_sec_missed = w.sm, cum_sec_offline = w.so
-    FROM (SELECT website_id, day, sum(answered) OVER win AS a, sum(missed) OVER win AS m, sum(offline) OVER win AS o,
-        sum(sec_answered) OVER win AS sa, sum(sec_missed) OVER win AS sm, sum(sec_offline) OVER win AS so
-      FROM call_days WINDOW win AS (PARTITION BY website_id ORDER BY day)) w
-    WHERE call_days.website_id = w.website_id AND call_days.day = w.day`)
-
-  run('DELETE FROM call_minutes')
-  run(`INSERT INTO call_minutes (minute, answered, missed, offline)
-    SELECT substr(c.call_start_time, 1, 16), sum(c.substatus = 'Answered'), sum(c.substatus = 'Missed'), sum(c.substatus = 'Offline')
-    FROM calls c JOIN stores s ON s.website_id = c.website_id AND s.visible = 1 GROUP BY 1`)
-  run(`UPDATE call_minutes SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o
-    FROM (SELECT minute, sum(answered) OVER win AS a, sum(missed) OVER win AS m, sum(offline) OVER win AS o
-      FROM call_minutes WINDOW win AS (ORDER BY minute)) w
-    WHERE call_minutes.minute = w.minute`)
+  rebuildCallAggregates(client)
 
   refreshProducts(client)
+}
+
+/**
+ * callers, call_days and call_minutes from the calls table, each in one
+ * INSERT … SELECT that computes the running totals with a window as it writes
+ * (stores must be refreshed first: call_minutes counts visible stores only).
+ */
+export function rebuildCallAggregates(client: Database): void {
+  rebuildCallDaysAndCallers(client)
+  rebuildCallMinutes(client)
+}
+
+export function rebuildCallDaysAndCallers(client: Database): void {
+  const run = (sql: string) => client.run(sql)
+  run('DELETE FROM callers')
+  run('INSERT INTO callers (mobile, total_calls) SELECT mobile, count(*) FROM calls INDEXED BY calls_mobile GROUP BY mobile')
+
+  run('DELETE FROM call_days')
+  run(`INSERT INTO call_days (website_id, day, answered, missed, offline, sec_answered, sec_missed, sec_offline,
+      cum_answered, cum_missed, cum_offline, cum_sec_answered, cum_sec_missed, cum_sec_offline)
+    SELECT website_id, day, a, m, o, sa, sm, so,
+      sum(a) OVER win, sum(m) OVER win, sum(o) OVER win, sum(sa) OVER win, sum(sm) OVER win, sum(so) OVER win
+    FROM (SELECT website_id, substr(call_start_time, 1, 10) AS day,
+        sum(substatus = 'Answered') AS a, sum(substatus = 'Missed') AS m, sum(substatus = 'Offline') AS o,
+        sum(iif(substatus = 'Answered', duration_seconds, 0)) AS sa, sum(iif(substatus = 'Missed', duration_seconds, 0)) AS sm,
+        sum(iif(substatus = 'Offline', duration_seconds, 0)) AS so
+      FROM calls WHERE website_id <> 0 GROUP BY 1, 2)
+    WINDOW win AS (PARTITION BY website_id ORDER BY day)`)
+}
+
+/** call_minutes from the calls of visible stores, with running totals. */
+export function rebuildCallMinutes(client: Database): void {
+  const run = (sql: string) => client.run(sql)
+  run('DELETE FROM call_minutes')
+  run(`INSERT INTO call_minutes (minute, answered, missed, offline, cum_answered, cum_missed, cum_offline)
+    SELECT minute, a, m, o, sum(a) OVER win, sum(m) OVER win, sum(o) OVER win
+    FROM (SELECT substr(c.call_start_time, 1, 16) AS minute,
+        sum(c.substatus = 'Answered') AS a, sum(c.substatus = 'Missed') AS m, sum(c.substatus = 'Offline') AS o
+      FROM calls c INDEXED BY calls_time JOIN stores s ON s.website_id = c.website_id AND s.visible = 1 GROUP BY 1)
+    WINDOW win AS (ORDER BY minute)`)
 }
 
 /** Store visibility and dealership names: every store, from dealers (cheap: one row per store). */

@@ -61,6 +61,11 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
     lastMark = t
   }
   const runId = Number(client.prepare('INSERT INTO sync_runs (started_at) VALUES (?)').run(now()).lastInsertRowid)
+  // sorts and window functions over millions of rows spill to temporary files, not memory
+  client.run('PRAGMA temp_store = FILE')
+  // bounded memory whatever the table sizes: a 32 MiB page cache, and sorts spill beyond it
+  client.run('PRAGMA cache_size = -32768')
+  client.run('PRAGMA threads = 0') // helper sorter threads would each take as much memory again
   const writer = new StoreWriter(client)
   let master: Master | undefined
   const tables: Record<string, TableStats> = {}
@@ -82,18 +87,19 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
     }
     phase('small-tables')
 
-    if (full) {
-      client.run('DELETE FROM metrics')
-      client.run('DELETE FROM calls')
-    }
+    if (full) writer.beginFullLoad()
     for (const name of ['listing_daily_metrics', 'call_logs'] as const) {
-      const mark = writer.meta(`watermark:${name}`)
+      const mark = full ? null : writer.meta(`watermark:${name}`)
       const stats = (tables[name] = { read: 0, written: 0 })
-      const sql = mark === null ? SELECT[name] : `${SELECT[name]} WHERE updated_at >= CAST(? AS DATETIME) - INTERVAL ${LOOK_BACK_SECONDS} SECOND`
+      // a full load reads listing rows in key order, so their running totals are computed as they pass
+      const sql = mark === null
+        ? `${SELECT[name]}${name === 'listing_daily_metrics' ? ' ORDER BY website_id, metric_date' : ''}`
+        : `${SELECT[name]} WHERE updated_at >= CAST(? AS DATETIME) - INTERVAL ${LOOK_BACK_SECONDS} SECOND`
       let newest = mark
       for await (const rows of streamRows<MasterRow>(master, sql, mark === null ? [] : [mark])) {
         stats.read += rows.length
-        stats.written += name === 'call_logs' ? writer.upsertCalls(rows, !full) : writer.upsertMetrics(rows, !full)
+        if (full) stats.written += name === 'call_logs' ? writer.loadCalls(rows) : writer.loadMetrics(rows)
+        else stats.written += name === 'call_logs' ? writer.upsertCalls(rows, true) : writer.upsertMetrics(rows, true)
         for (const r of rows) if (newest === null || String(r.updated_at) > newest) newest = String(r.updated_at)
         phase(`batch:${name}`)
       }
@@ -103,7 +109,7 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
 
     const repaired = full ? 0 : await verify(master, writer, options.verifyWindow ?? 200_000)
     phase('verified')
-    if (full) writer.refreshFull()
+    if (full) writer.finishFullLoad()
     else writer.refreshIncremental()
     phase('derived')
 
