@@ -236,3 +236,64 @@ describe('health and a running server', () => {
     expect(await products()).toBe(before + 1)
   }, 60_000)
 })
+
+describe('a master that fails mid-run', () => {
+  test('a connection cut in the middle of the calls fails the run with one line, leaving the last good data', async () => {
+    const { createServer, connect } = await import('node:net')
+    const target = new URL(m.url)
+    let budget = Infinity // bytes from the master to let through before cutting the connection
+    const proxy = createServer((client) => {
+      const upstream = connect(Number(target.port || 3306), target.hostname)
+      client.pipe(upstream)
+      upstream.on('data', (chunk: Buffer) => {
+        budget -= chunk.length
+        if (budget < 0) {
+          client.destroy()
+          upstream.destroy()
+        } else client.write(chunk)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const proxied = new URL(m.url)
+    proxied.hostname = '127.0.0.1'
+    proxied.port = String((proxy.address() as { port: number }).port)
+
+    const db = newStore()
+    await runSync(db.$client, proxied.toString())
+    const before = dump(db)
+    db.$client.run("DELETE FROM meta WHERE key LIKE 'watermark:%'") // force a full read, so the cut lands mid-table
+    const cutBefore = dump(db)
+    budget = 400_000
+    const t0 = Date.now()
+    const error = await runSync(db.$client, proxied.toString()).catch((e: Error) => e)
+    proxy.close()
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message.split('\n')).toHaveLength(1)
+    expect(Date.now() - t0).toBeLessThan(30_000)
+    expect(dump(db)).toEqual(cutBefore)
+    expect(cutBefore).toEqual(before)
+    const last = db.$client.query('SELECT ok, error FROM sync_runs ORDER BY id DESC LIMIT 1').get() as any
+    expect(last.ok).toBe(0)
+  }, 60_000)
+})
+
+describe('SYNC_INTERVAL', () => {
+  test('serve syncs in the background, one run at a time, and the served data follows', async () => {
+    const { startSyncSchedule } = await import('../src/sync/schedule')
+    const path = join(dir, 'scheduled.sqlite')
+    const served = openStore(path)
+    const logs: any[] = []
+    const schedule = startSyncSchedule(path, m.url, 1, (f) => logs.push(f))
+    const deadline = Date.now() + 20_000
+    while (logs.length < 2 && Date.now() < deadline) await Bun.sleep(100)
+    schedule.stop()
+    expect(logs.slice(0, 2).map((l) => l.msg)).toEqual(['sync ok', 'sync ok'])
+    expect(logs[0].full).toBe(true)
+    expect(logs[1].full).toBe(false)
+    const runs = served.$client.query('SELECT started_at, finished_at FROM sync_runs ORDER BY id').all() as { started_at: string; finished_at: string }[]
+    for (let i = 1; i < runs.length; i++) expect(runs[i].started_at >= runs[i - 1].finished_at).toBe(true) // never two at once
+    expect((served.$client.query('SELECT count(*) AS n FROM calls').get() as any).n).toBeGreaterThan(0)
+  }, 60_000)
+})

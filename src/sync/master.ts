@@ -31,21 +31,62 @@ export async function beginSnapshot(master: Master): Promise<void> {
 }
 
 /**
- * Streams the rows of a query, a batch at a time, pausing the socket while the
- * caller handles a batch: memory stays bounded by the batch size.
+ * Streams the rows of a query, a batch at a time. The socket is paused while
+ * the caller handles a batch, so memory stays bounded by the batch size. Built
+ * on the query's own events: mysql2's stream() wrapper does not pass on a lost
+ * connection, and the run would hang instead of failing.
  */
 export async function* streamRows<T>(master: Master, sql: string, params: unknown[] = [], batchSize = 5000): AsyncGenerator<T[]> {
   const raw = (master as unknown as { connection: CallbackConnection }).connection
-  const stream = raw.query({ sql, values: params, rowsAsArray: false }).stream({ highWaterMark: batchSize })
+  const query = raw.query({ sql, values: params })
+  const ready: T[][] = []
   let batch: T[] = []
-  for await (const row of stream as AsyncIterable<T>) {
-    batch.push(row)
-    if (batch.length >= batchSize) {
-      yield batch
-      batch = []
-    }
+  let ended = false
+  let failure: Error | undefined
+  let wake: (() => void) | undefined
+  const notify = () => {
+    wake?.()
+    wake = undefined
   }
-  if (batch.length) yield batch
+  query.on('result', (row) => {
+    batch.push(row as T)
+    if (batch.length >= batchSize) {
+      ready.push(batch)
+      batch = []
+      raw.pause()
+      notify()
+    }
+  })
+  query.on('end', () => {
+    if (batch.length) ready.push(batch)
+    ended = true
+    notify()
+  })
+  const fail = (error?: Error) => {
+    failure ??= error ?? new Error('the master closed the connection')
+    notify()
+  }
+  const lost = () => fail(new Error('the connection to the master was lost'))
+  // a lost connection is reported on the connection, not always on the query
+  query.on('error', fail)
+  raw.on('error', fail)
+  raw.on('end', lost)
+  try {
+    while (true) {
+      if (failure) throw failure
+      const next = ready.shift()
+      if (next) {
+        yield next
+        if (ready.length === 0 && !ended) raw.resume()
+        continue
+      }
+      if (ended) return
+      await new Promise<void>((resolve) => (wake = resolve))
+    }
+  } finally {
+    raw.off('error', fail)
+    raw.off('end', lost)
+  }
 }
 
 export async function queryRows<T>(master: Master, sql: string, params: unknown[] = []): Promise<T[]> {
