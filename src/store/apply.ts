@@ -101,7 +101,7 @@ export class StoreWriter {
   }
 
   /** Upserts listing rows; returns how many changed. */
-  upsertMetrics(rows: MasterRow[], track: boolean): number {
+  upsertMetrics(rows: MasterRow[]): number {
     const upsert = this.stmt(`INSERT INTO metrics (website_id, metric_date, ${METRIC_COLUMNS.join(', ')}) VALUES (?, ?, ${METRIC_COLUMNS.map(() => '?').join(', ')})
       ON CONFLICT (website_id, metric_date) DO UPDATE SET ${METRIC_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
       WHERE ${METRIC_COLUMNS.map((c) => `${c} IS NOT excluded.${c}`).join(' OR ')}`)
@@ -110,17 +110,15 @@ export class StoreWriter {
       const n = upsert.run(r.website_id, r.metric_date, ...METRIC_COLUMNS.map((c) => r[c])).changes
       if (n === 0) continue
       changed++
-      if (track) {
-        const id = Number(r.website_id)
-        const earliest = this.affectedMetricStores.get(id)
-        if (earliest === undefined || String(r.metric_date) < earliest) this.affectedMetricStores.set(id, String(r.metric_date))
-      }
+      const id = Number(r.website_id)
+      const earliest = this.affectedMetricStores.get(id)
+      if (earliest === undefined || String(r.metric_date) < earliest) this.affectedMetricStores.set(id, String(r.metric_date))
     }
     return changed
   }
 
   /** Upserts calls by call_log_id; returns how many changed. Tracks what derived rows they touch. */
-  upsertCalls(rows: MasterRow[], track: boolean): number {
+  upsertCalls(rows: MasterRow[]): number {
     const find = this.stmt(`SELECT website_id, call_start_time, mobile, ${CALL_FIELDS.join(', ')} FROM calls WHERE call_log_id = ?`)
     const remove = this.stmt('DELETE FROM calls WHERE call_log_id = ?')
     const insert = this.stmt(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_FIELDS.join(', ')})
@@ -132,7 +130,7 @@ export class StoreWriter {
       const time = String(r.call_start_time)
       const mobile = mobileOf(String(r.caller_number))
       const values = CALL_FIELDS.map((c) => r[c] ?? null)
-      const old = track ? (find.get(r.call_log_id) as StoredCall | null) : null
+      const old = find.get(r.call_log_id) as StoredCall | null
       if (!old) {
         insert.run(websiteId, time, r.call_log_id, mobile, ...values)
       } else if (old.website_id === websiteId && old.call_start_time === time) {
@@ -143,7 +141,6 @@ export class StoreWriter {
         insert.run(websiteId, time, r.call_log_id, mobile, ...values)
       }
       changed++
-      if (!track) continue
       this.touchCall(websiteId, time, String(r.call_log_id), mobile)
       if (old) this.touchCall(old.website_id, old.call_start_time, String(r.call_log_id), old.mobile)
     }

@@ -99,7 +99,7 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
       for await (const rows of streamRows<MasterRow>(master, sql, mark === null ? [] : [mark])) {
         stats.read += rows.length
         if (full) stats.written += name === 'call_logs' ? writer.loadCalls(rows) : writer.loadMetrics(rows)
-        else stats.written += name === 'call_logs' ? writer.upsertCalls(rows, true) : writer.upsertMetrics(rows, true)
+        else stats.written += name === 'call_logs' ? writer.upsertCalls(rows) : writer.upsertMetrics(rows)
         for (const r of rows) if (newest === null || String(r.updated_at) > newest) newest = String(r.updated_at)
         phase(`batch:${name}`)
       }
@@ -141,13 +141,13 @@ async function verify(master: Master, writer: StoreWriter, window: number): Prom
   const local = writer.client.query('SELECT (SELECT count(*) FROM calls) AS calls, (SELECT count(*) FROM metrics) AS metrics').get() as { calls: number; metrics: number }
   if (Number(metrics) !== local.metrics) {
     // listing rows are never deleted in the master, so a count gap means rows were missed: read them all again
-    for await (const rows of streamRows<MasterRow>(master, SELECT.listing_daily_metrics)) repaired += writer.upsertMetrics(rows, true)
+    for await (const rows of streamRows<MasterRow>(master, SELECT.listing_daily_metrics)) repaired += writer.upsertMetrics(rows)
   }
   const whole = Number(calls) !== local.calls
   const from = whole ? 0 : Number(writer.meta('verify:call_logs') ?? 0)
   const to = whole ? Number.MAX_SAFE_INTEGER : from + window
   for await (const rows of streamRows<MasterRow>(master, `${SELECT.call_logs} WHERE id > ? AND id <= ?`, [from, to])) {
-    repaired += writer.upsertCalls(rows, true)
+    repaired += writer.upsertCalls(rows)
   }
   writer.setMeta('verify:call_logs', String(whole || to >= Number(maxId ?? 0) ? 0 : to))
   return repaired
