@@ -297,3 +297,19 @@ describe('SYNC_INTERVAL', () => {
     expect((served.$client.query('SELECT count(*) AS n FROM calls').get() as any).n).toBeGreaterThan(0)
   }, 60_000)
 })
+
+describe('verification', () => {
+  test('a row changed behind the watermark is found by the rolling comparison and repaired', async () => {
+    const db = newStore()
+    await runSync(db.$client, m.url)
+    // edits that keep an old updated_at: invisible to the watermark
+    await m.master.query('UPDATE call_logs SET duration_seconds = duration_seconds + 1, updated_at = updated_at WHERE id = 5')
+    await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks + 7, updated_at = updated_at WHERE website_id = 1 ORDER BY metric_date LIMIT 1')
+    const r = await runSync(db.$client, m.url, { verifyWindow: 20_000 })
+    expect(r.repaired).toBe(2)
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+    expect((await runSync(db.$client, m.url, { verifyWindow: 20_000 })).repaired).toBe(0)
+    await m.master.query('UPDATE call_logs SET duration_seconds = duration_seconds - 1, updated_at = updated_at WHERE id = 5')
+    await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks - 7, updated_at = updated_at WHERE website_id = 1 ORDER BY metric_date LIMIT 1')
+  }, 60_000)
+})

@@ -130,9 +130,10 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
 
 /**
  * Compares the master's snapshot with the read store: row counts of the two
- * large tables, and every field of the calls in one window of master ids per
- * run (the window advances each run and wraps), so over several runs every
- * row is checked. Rows that differ are written again; returns how many.
+ * large tables, and every field of one window of calls (by master id) and of
+ * listing rows (by store) per run; the windows advance each run and wrap, so
+ * over several runs every row is checked. Rows that differ are written again;
+ * returns how many. (The small tables are read whole every run.)
  */
 async function verify(master: Master, writer: StoreWriter, window: number): Promise<number> {
   let repaired = 0
@@ -150,6 +151,15 @@ async function verify(master: Master, writer: StoreWriter, window: number): Prom
     repaired += writer.upsertCalls(rows)
   }
   writer.setMeta('verify:call_logs', String(whole || to >= Number(maxId ?? 0) ? 0 : to))
+
+  // listing rows: every field of a window of stores (about as many rows as the calls window)
+  const [{ maxStore }] = await queryRows<{ maxStore: number | null }>(master, 'SELECT max(website_id) AS maxStore FROM listing_daily_metrics')
+  const storeFrom = Number(writer.meta('verify:listing_daily_metrics') ?? 0)
+  const storeTo = storeFrom + Math.max(1, Math.ceil(window / 730))
+  for await (const rows of streamRows<MasterRow>(master, `${SELECT.listing_daily_metrics} WHERE website_id > ? AND website_id <= ?`, [storeFrom, storeTo])) {
+    repaired += writer.upsertMetrics(rows)
+  }
+  writer.setMeta('verify:listing_daily_metrics', String(storeTo >= Number(maxStore ?? 0) ? 0 : storeTo))
   return repaired
 }
 
