@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { parseFlags } from '../src/config'
+import { rng } from '../db/fixtures/rng'
 import { connectMaster, queryRows, type Master } from '../src/sync/master'
 
 export const SCHEMA_SQL = readFileSync(join(import.meta.dir, '../db/master/master-schema.sql'), 'utf8')
@@ -19,16 +20,6 @@ export const DATA_END = '2026-10-31' // the last day with calls and listing rows
 const DAYS = 730
 /** Keys of the generated integrations: bench-key-1 … (the master keeps only their SHA-256). */
 export const benchKey = (n: number) => `bench-key-${n}`
-
-export function rng(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) | 0
-    let t = Math.imul(s ^ (s >>> 15), 1 | s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 const dayMs = 86_400_000

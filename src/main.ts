@@ -51,7 +51,8 @@ async function main(argv: string[]): Promise<void> {
       const halt = process.env.LISTING_API_HALT_AT // test hook: die with SIGKILL at this phase
       const result = await runSync(db.$client, mysqlUrl, { onPhase: halt ? (p) => p === halt && process.kill(process.pid, 'SIGKILL') : undefined })
       const rows = Object.values(result.tables).reduce((n, t) => n + t.read, 0)
-      console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s ${JSON.stringify(result.phases)}`)
+      const peakMb = Math.round(process.resourceUsage().maxRSS / 1024)
+      console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s, peak RSS ${peakMb} MB, phases ${JSON.stringify(result.phases)}`)
       db.$client.close()
       return
     }
