@@ -24,7 +24,7 @@ if (!flags.has('--reuse')) {
   await seedMaster(master, { scale, seed: 1, log: (m) => console.log(`seeding ${m}...`) })
   console.log(`seeded the master in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
 }
-const [{ rows }] = await queryRows<{ rows: number }>(master, `SELECT sum(table_rows) AS rows FROM information_schema.tables WHERE table_schema = ?`, [dbName])
+const [{ n: rows }] = await queryRows<{ n: number }>(master, `SELECT sum(table_rows) AS n FROM information_schema.tables WHERE table_schema = ?`, [dbName])
 
 async function sync(label: string): Promise<string> {
   const t0 = performance.now()

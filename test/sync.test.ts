@@ -313,3 +313,19 @@ describe('verification', () => {
     await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks - 7, updated_at = updated_at WHERE website_id = 1 ORDER BY metric_date LIMIT 1')
   }, 60_000)
 })
+
+describe('calls that change shape', () => {
+  test('a new caller number, a moved start time and another store all leave derived values exact', async () => {
+    const db = newStore()
+    await runSync(db.$client, m.url)
+    const t = "(SELECT DATE_FORMAT(max(updated_at) + INTERVAL 1 SECOND, '%Y-%m-%d %H:%i:%s') FROM (SELECT updated_at FROM call_logs) x)"
+    await m.master.query(`UPDATE call_logs SET caller_number = '+91 99999 00001', updated_at = ${t} WHERE id = 100`)
+    await m.master.query(`UPDATE call_logs SET call_start_time = call_start_time - INTERVAL 400 DAY, updated_at = ${t} WHERE id = 200`)
+    await m.master.query(`UPDATE call_logs SET website_id = 3, substatus = 'Offline', updated_at = ${t} WHERE id = 300`)
+    await m.master.query(`UPDATE call_logs SET website_id = NULL, updated_at = ${t} WHERE id = 400`)
+    const r = await runSync(db.$client, m.url)
+    expect(r.repaired).toBe(0)
+    expect(r.tables.call_logs.written).toBeGreaterThanOrEqual(4)
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+  }, 60_000)
+})

@@ -27,6 +27,26 @@ const SMALL_TABLES = {
   api_integrations: { table: 'integrations', columns: ['id', 'name', 'key_sha256', 'is_active', 'created_at'], from: ['id', 'name', 'api_key_sha256', 'is_active', 'created_at'] },
 } as const
 export type SmallTable = keyof typeof SMALL_TABLES
+
+/** A per-store table with running totals: what each row adds, and the columns that hold the totals. */
+interface Totals {
+  table: string
+  key: string
+  increments: string[]
+  cums: string[]
+}
+const METRIC_TOTALS: Totals = {
+  table: 'metrics',
+  key: 'metric_date',
+  increments: ['1', 'desktop_search_impressions + mobile_search_impressions + desktop_maps_impressions + mobile_maps_impressions', 'website_clicks', 'call_clicks', 'direction_requests', 'business_bookings'],
+  cums: ['seq', 'cum_search', 'cum_website_clicks', 'cum_call_clicks', 'cum_direction_requests', 'cum_business_bookings'],
+}
+const CALL_DAY_TOTALS: Totals = {
+  table: 'call_days',
+  key: 'day',
+  increments: ['answered', 'missed', 'offline', 'sec_answered', 'sec_missed', 'sec_offline'],
+  cums: ['cum_answered', 'cum_missed', 'cum_offline', 'cum_sec_answered', 'cum_sec_missed', 'cum_sec_offline'],
+}
 export const SMALL_TABLE_NAMES = Object.keys(SMALL_TABLES) as SmallTable[]
 
 const METRIC_COLUMNS = [
@@ -56,6 +76,14 @@ export class StoreWriter {
   private affectedMobiles = new Map<string, string>() // mobile → earliest touched `${time}|${call_log_id}`
   private affectedMetricStores = new Map<number, string>() // website_id → earliest changed date
   private visibleBefore = new Map<number, number>()
+  /** milliseconds per step of the derived refresh, reported with the run's phases */
+  readonly timings: Record<string, number> = {}
+  private lap = 0
+  private mark(step: string): void {
+    const now = performance.now()
+    this.timings[step] = Math.round(now - this.lap)
+    this.lap = now
+  }
 
   constructor(readonly client: Database) {}
 
@@ -125,31 +153,46 @@ export class StoreWriter {
       VALUES (?, ?, ?, ?, ${CALL_FIELDS.map(() => '?').join(', ')})`)
     const update = this.stmt(`UPDATE calls SET mobile = ?, ${CALL_FIELDS.map((c) => `${c} = ?`).join(', ')} WHERE call_log_id = ?`)
     let changed = 0
-    for (const r of rows) {
+    // by call_log_id, the unique index each row is looked up in: a batch then walks it in order
+    for (const r of [...rows].sort((a, b) => (String(a.call_log_id) < String(b.call_log_id) ? -1 : 1))) {
       const websiteId = r.website_id === null ? 0 : Number(r.website_id)
       const time = String(r.call_start_time)
       const mobile = mobileOf(String(r.caller_number))
       const values = CALL_FIELDS.map((c) => r[c] ?? null)
       const old = find.get(r.call_log_id) as StoredCall | null
+      const id = String(r.call_log_id)
       if (!old) {
-        insert.run(websiteId, time, r.call_log_id, mobile, ...values)
+        insert.run(websiteId, time, id, mobile, ...values)
+        this.touchCounts(websiteId, time)
+        this.touchCaller(mobile, time, id)
       } else if (old.website_id === websiteId && old.call_start_time === time) {
         if (CALL_FIELDS.every((c, i) => old[c] === values[i])) continue
-        update.run(mobile, ...values, r.call_log_id)
+        update.run(mobile, ...values, id)
+        // a recording or CRM field filled in later changes no count; a corrected substatus does
+        if (old.substatus !== r.substatus || old.duration_seconds !== Number(r.duration_seconds)) this.touchCounts(websiteId, time)
+        if (old.mobile !== mobile) {
+          this.touchCaller(old.mobile, time, id)
+          this.touchCaller(mobile, time, id)
+        }
       } else {
-        remove.run(r.call_log_id)
-        insert.run(websiteId, time, r.call_log_id, mobile, ...values)
+        remove.run(id)
+        insert.run(websiteId, time, id, mobile, ...values)
+        this.touchCounts(old.website_id, old.call_start_time)
+        this.touchCounts(websiteId, time)
+        this.touchCaller(old.mobile, old.call_start_time, id)
+        this.touchCaller(mobile, time, id)
       }
       changed++
-      this.touchCall(websiteId, time, String(r.call_log_id), mobile)
-      if (old) this.touchCall(old.website_id, old.call_start_time, String(r.call_log_id), old.mobile)
     }
     return changed
   }
 
-  private touchCall(websiteId: number, time: string, callLogId: string, mobile: string): void {
+  private touchCounts(websiteId: number, time: string): void {
     if (websiteId !== 0) this.affectedDays.add(`${websiteId}|${time.slice(0, 10)}`)
     this.affectedMinutes.add(time.slice(0, 16))
+  }
+
+  private touchCaller(mobile: string, time: string, callLogId: string): void {
     const position = `${time}|${callLogId}`
     const earliest = this.affectedMobiles.get(mobile)
     if (earliest === undefined || position < earliest) this.affectedMobiles.set(mobile, position)
@@ -245,7 +288,9 @@ export class StoreWriter {
 
   /** Derived rows touched by this run only: what an incremental run changed. */
   refreshIncremental(): void {
-    const run = (sql: string, ...params: (string | number)[]) => this.client.prepare(sql).run(...params)
+    // statements are prepared once per writer: thousands of stores and days run the same few
+    const run = (sql: string, ...params: (string | number)[]) => this.stmt(sql).run(...params)
+    this.lap = performance.now()
     refreshStores(this.client)
     // a store that became visible or invisible changes the all-stores minute counts wherever it had calls
     for (const r of this.client.query('SELECT website_id, visible FROM stores').all() as { website_id: number; visible: number }[]) {
@@ -255,25 +300,15 @@ export class StoreWriter {
       if (visible && !this.client.query('SELECT 1 FROM stores WHERE website_id = ?').get(id)) this.touchStoreMinutes(id)
     }
 
+    this.mark('derived:stores')
     // listing rows: seq and running totals from the earliest changed date of each store
-    for (const [id, from] of this.affectedMetricStores) {
-      run(`UPDATE metrics SET seq = w.seq, cum_search = w.cs, cum_website_clicks = w.cw, cum_call_clicks = w.cc,
-          cum_direction_requests = w.cd, cum_business_bookings = w.cb
-        FROM (SELECT m.metric_date,
-            b.seq + row_number() OVER win AS seq,
-            b.cs + sum(desktop_search_impressions + mobile_search_impressions + desktop_maps_impressions + mobile_maps_impressions) OVER win AS cs,
-            b.cw + sum(website_clicks) OVER win AS cw, b.cc + sum(call_clicks) OVER win AS cc,
-            b.cd + sum(direction_requests) OVER win AS cd, b.cb + sum(business_bookings) OVER win AS cb
-          FROM metrics m, (SELECT coalesce(max(seq), 0) AS seq, coalesce(max(cum_search), 0) AS cs, coalesce(max(cum_website_clicks), 0) AS cw,
-              coalesce(max(cum_call_clicks), 0) AS cc, coalesce(max(cum_direction_requests), 0) AS cd, coalesce(max(cum_business_bookings), 0) AS cb
-              FROM metrics WHERE website_id = ?1 AND metric_date < ?2) b
-          WHERE m.website_id = ?1 AND m.metric_date >= ?2 WINDOW win AS (ORDER BY m.metric_date)) w
-        WHERE metrics.website_id = ?1 AND metrics.metric_date = w.metric_date`, id, from)
-    }
+    // in key order throughout: neighbouring keys share pages, so the writes stay local
+    for (const [id, from] of [...this.affectedMetricStores].sort((a, b) => a[0] - b[0])) this.rerunTotals(METRIC_TOTALS, id, from)
 
+    this.mark('derived:metrics')
     // per store and day: recount the touched days, then running totals from the earliest
     const earliestDay = new Map<number, string>()
-    for (const key of this.affectedDays) {
+    for (const key of [...this.affectedDays].sort()) {
       const [idText, day] = key.split('|')
       const id = Number(idText)
       run('DELETE FROM call_days WHERE website_id = ? AND day = ?', id, day)
@@ -285,18 +320,9 @@ export class StoreWriter {
       const e = earliestDay.get(id)
       if (e === undefined || day < e) earliestDay.set(id, day)
     }
-    for (const [id, from] of earliestDay) {
-      run(`UPDATE call_days SET cum_answered = w.a, cum_missed = w.m, cum_offline = w.o,
-          cum_sec_answered = w.sa, cum_sec_missed = w.sm, cum_sec_offline = w.so
-        FROM (SELECT d.day, b.a + sum(answered) OVER win AS a, b.m + sum(missed) OVER win AS m, b.o + sum(offline) OVER win AS o,
-            b.sa + sum(sec_answered) OVER win AS sa, b.sm + sum(sec_missed) OVER win AS sm, b.so + sum(sec_offline) OVER win AS so
-          FROM call_days d, (SELECT coalesce(max(cum_answered), 0) AS a, coalesce(max(cum_missed), 0) AS m, coalesce(max(cum_offline), 0) AS o,
-              coalesce(max(cum_sec_answered), 0) AS sa, coalesce(max(cum_sec_missed), 0) AS sm, coalesce(max(cum_sec_offline), 0) AS so
-              FROM call_days WHERE website_id = ?1 AND day < ?2) b
-          WHERE d.website_id = ?1 AND d.day >= ?2 WINDOW win AS (ORDER BY d.day)) w
-        WHERE call_days.website_id = ?1 AND call_days.day = w.day`, id, from)
-    }
+    for (const [id, from] of earliestDay) this.rerunTotals(CALL_DAY_TOTALS, id, from)
 
+    this.mark('derived:call_days')
     // all visible stores per minute: recount the touched minutes, then fix the running totals. Rows
     // between two touched minutes all move by the same amount, so each gap is one range UPDATE.
     const minutes = [...this.affectedMinutes].sort()
@@ -332,31 +358,61 @@ export class StoreWriter {
       else shiftToEnd.run(delta.a, delta.m, delta.o, minute)
     }
 
+    this.mark('derived:call_minutes')
     // callers: each call's place in its caller's sequence, renumbered from the earliest touched
     // position only (a new call usually lands at the end), and the lifetime total from the last one
     const before = this.stmt(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
-      WHERE mobile = ?1 AND (call_start_time < ?2 OR (call_start_time = ?2 AND call_log_id < ?3))
+      WHERE mobile = ?1 AND (call_start_time, call_log_id) < (?2, ?3)
       ORDER BY call_start_time DESC, call_log_id DESC LIMIT 1`)
     const after = this.stmt(`SELECT call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
-      WHERE mobile = ?1 AND (call_start_time > ?2 OR (call_start_time = ?2 AND call_log_id >= ?3))
+      WHERE mobile = ?1 AND (call_start_time, call_log_id) >= (?2, ?3)
       ORDER BY call_start_time, call_log_id`)
     const setPrev = this.stmt('UPDATE calls SET prev_calls_count = ? WHERE call_log_id = ?')
     const setTotal = this.stmt('INSERT INTO callers (mobile, total_calls) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total_calls = ?2')
     const dropCaller = this.stmt('DELETE FROM callers WHERE mobile = ?')
-    for (const [mobile, position] of this.affectedMobiles) {
+    for (const [mobile, position] of [...this.affectedMobiles].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const bar = position.indexOf('|')
       const time = position.slice(0, bar)
       const id = position.slice(bar + 1)
       let n = (before.get(mobile, time, id) as { n: number } | null)?.n ?? 0
-      for (const r of after.iterate(mobile, time, id) as IterableIterator<{ call_log_id: string; prev_calls_count: number }>) {
+      // read before writing: prev_calls_count is part of the index being walked
+      for (const r of after.all(mobile, time, id) as { call_log_id: string; prev_calls_count: number }[]) {
         if (r.prev_calls_count !== n) setPrev.run(n, r.call_log_id)
         n++
       }
       if (n === 0) dropCaller.run(mobile)
       else setTotal.run(mobile, n)
     }
+    this.mark('derived:callers')
+
+    // done: a second pass (for rows the verification repaired) starts from here
+    this.affectedDays.clear()
+    this.affectedMinutes.clear()
+    this.affectedMobiles.clear()
+    this.affectedMetricStores.clear()
+    for (const r of this.client.query('SELECT website_id, visible FROM stores').all() as { website_id: number; visible: number }[]) this.visibleBefore.set(r.website_id, r.visible)
 
     refreshProducts(this.client)
+  }
+
+  /**
+   * Running totals of one store's rows from `from` on: the row just before
+   * gives the base (one seek), and only rows whose totals change are written.
+   */
+  private rerunTotals(spec: Totals, websiteId: number, from: string): void {
+    const n = spec.cums.length
+    const base = this.stmt(`SELECT ${spec.cums.join(', ')} FROM ${spec.table} WHERE website_id = ? AND ${spec.key} < ? ORDER BY ${spec.key} DESC LIMIT 1`)
+    const rows = this.stmt(`SELECT ${spec.key}, ${spec.increments.join(', ')}, ${spec.cums.join(', ')} FROM ${spec.table} WHERE website_id = ? AND ${spec.key} >= ? ORDER BY ${spec.key}`)
+    const update = this.stmt(`UPDATE ${spec.table} SET ${spec.cums.map((c) => `${c} = ?`).join(', ')} WHERE website_id = ? AND ${spec.key} = ?`)
+    const sums = ((base.values(websiteId, from)[0] as number[] | undefined) ?? new Array(n).fill(0)).slice()
+    for (const row of rows.values(websiteId, from) as (string | number)[][]) {
+      let changed = false
+      for (let i = 0; i < n; i++) {
+        sums[i] += row[1 + i] as number
+        if (sums[i] !== row[1 + n + i]) changed = true
+      }
+      if (changed) update.run(...sums, websiteId, row[0])
+    }
   }
 
   private touchStoreMinutes(websiteId: number): void {

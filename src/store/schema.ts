@@ -112,10 +112,11 @@ export const calls = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.websiteId, t.callStartTime, t.callLogId] }),
     uniqueIndex('calls_call_log_id').on(t.callLogId),
-    // global time order for call history without a store filter
-    index('calls_time').on(t.callStartTime, t.callLogId),
-    // a caller's calls in order, for prev_calls_count
-    index('calls_mobile').on(t.mobile, t.callStartTime, t.callLogId),
+    // global time order for call history without a store filter; with substatus (and
+    // website_id, a key column) a minute's counts are read from the index alone
+    index('calls_time').on(t.callStartTime, t.callLogId, t.substatus),
+    // a caller's calls in order with their positions: sync renumbers from the index alone
+    index('calls_mobile').on(t.mobile, t.callStartTime, t.callLogId, t.prevCallsCount),
   ],
 )
 

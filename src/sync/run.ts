@@ -107,13 +107,21 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
     }
     phase('large-tables')
 
-    const repaired = full ? 0 : await verify(master, writer, options.verifyWindow ?? 200_000)
-    phase('verified')
-    if (full) writer.finishFullLoad()
-    else writer.refreshIncremental()
-    phase('derived')
+    let repaired = 0
+    if (full) {
+      writer.finishFullLoad()
+      phase('derived')
+    } else {
+      // the master counts its two large tables while this process refreshes the derived rows
+      const counting = queryRows<MasterCounts>(master, COUNTS)
+      writer.refreshIncremental()
+      phase('derived')
+      repaired = await verify(master, writer, (await counting)[0], options.verifyWindow ?? 100_000)
+      if (repaired) writer.refreshIncremental()
+      phase('verified')
+    }
 
-    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started), phases }
+    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started), phases: { ...phases, ...writer.timings } }
     client.prepare('UPDATE sync_runs SET finished_at = ?, ok = 1, stats = ? WHERE id = ?').run(now(), JSON.stringify(result), runId)
     writer.commit()
     phase('committed')
@@ -135,10 +143,15 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
  * over several runs every row is checked. Rows that differ are written again;
  * returns how many. (The small tables are read whole every run.)
  */
-async function verify(master: Master, writer: StoreWriter, window: number): Promise<number> {
+const COUNTS = 'SELECT (SELECT count(*) FROM call_logs) AS calls, (SELECT count(*) FROM listing_daily_metrics) AS metrics, (SELECT max(id) FROM call_logs) AS maxId'
+interface MasterCounts {
+  calls: number
+  metrics: number
+  maxId: number | null
+}
+
+async function verify(master: Master, writer: StoreWriter, { calls, metrics, maxId }: MasterCounts, window: number): Promise<number> {
   let repaired = 0
-  const [{ calls, metrics, maxId }] = await queryRows<{ calls: number; metrics: number; maxId: number | null }>(master,
-    'SELECT (SELECT count(*) FROM call_logs) AS calls, (SELECT count(*) FROM listing_daily_metrics) AS metrics, (SELECT max(id) FROM call_logs) AS maxId')
   const local = writer.client.query('SELECT (SELECT count(*) FROM calls) AS calls, (SELECT count(*) FROM metrics) AS metrics').get() as { calls: number; metrics: number }
   if (Number(metrics) !== local.metrics) {
     // listing rows are never deleted in the master, so a count gap means rows were missed: read them all again
