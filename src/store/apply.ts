@@ -260,13 +260,17 @@ export class StoreWriter {
   }
 
   finishFullLoad(): void {
+    this.lap = performance.now()
     this.client.run(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_FIELDS.join(', ')}, prev_calls_count)
       SELECT website_id, call_start_time, call_log_id, mobile, ${CALL_FIELDS.join(', ')},
         row_number() OVER (PARTITION BY mobile ORDER BY call_start_time, call_log_id) - 1
       FROM load_calls ORDER BY website_id, call_start_time, call_log_id`)
     this.client.run('DROP TABLE load_calls')
+    this.mark('full:calls sorted into place')
     for (const sql of this.callIndexes) this.client.run(sql)
+    this.mark('full:call indexes')
     rebuildCallDaysAndCallers(this.client)
+    this.mark('full:call_days and callers')
     const insert = this.stmt('INSERT INTO call_minutes (minute, answered, missed, offline, cum_answered, cum_missed, cum_offline) VALUES (?, ?, ?, ?, ?, ?, ?)')
     let a = 0
     let m = 0
@@ -284,6 +288,7 @@ export class StoreWriter {
     }
     this.minuteCounts.clear()
     refreshProducts(this.client)
+    this.mark('full:call_minutes and products')
   }
 
   /** Derived rows touched by this run only: what an incremental run changed. */
