@@ -13,7 +13,7 @@ import { testApp } from './helpers'
 describe('migrations', () => {
   test('every drizzle-kit journal entry is embedded, in order', () => {
     expect(migrations.map((m) => m.folderMillis)).toEqual(journal.entries.map((e) => e.when))
-    for (const m of migrations) expect(m.sql.join('').length).toBeGreaterThan(100)
+    for (const m of migrations) expect(m.sql.join('').trim()).toMatch(/^(--|CREATE|DROP|ALTER)/)
   })
 
   test('a new file store is created in WAL mode with the clustered tables WITHOUT ROWID', () => {
@@ -24,7 +24,7 @@ describe('migrations', () => {
       .query("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID%' ORDER BY name")
       .all()
       .map((r: any) => r.name)
-    expect(withoutRowid).toEqual(['call_days', 'call_minutes', 'callers', 'calls', 'dealers', 'employee_dealers', 'metrics'])
+    expect(withoutRowid).toEqual(['call_days', 'call_minutes', 'calls', 'dealers', 'employee_dealers', 'metrics'])
     db.$client.close()
     // opening again applies nothing twice
     const again = openStore(path)

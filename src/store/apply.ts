@@ -4,7 +4,7 @@
 // connections) see the previous state until that commit, and nothing after a
 // crash, which SQLite rolls back.
 import type { Database, Statement } from 'bun:sqlite'
-import { mobileOf, rebuildCallDaysAndCallers, refreshProducts, refreshStores } from './refresh'
+import { mobileOf, rebuildCallDays, refreshProducts, refreshStores } from './refresh'
 
 /** Master rows as sync reads them (column names of master-schema.sql; times as text). */
 export type MasterRow = Record<string, string | number | null>
@@ -212,7 +212,7 @@ export class StoreWriter {
    * would be many times slower.
    */
   beginFullLoad(): void {
-    for (const t of ['calls', 'metrics', 'callers', 'call_days', 'call_minutes']) this.client.run(`DELETE FROM ${t}`)
+    for (const t of ['calls', 'metrics', 'call_days', 'call_minutes']) this.client.run(`DELETE FROM ${t}`)
     // the small tables are in: which stores are visible is known, so call_minutes is counted as calls pass
     refreshStores(this.client)
     this.visibleStores = new Set((this.client.query('SELECT website_id FROM stores WHERE visible = 1').all() as { website_id: number }[]).map((r) => r.website_id))
@@ -269,8 +269,8 @@ export class StoreWriter {
     this.mark('full:calls sorted into place')
     for (const sql of this.callIndexes) this.client.run(sql)
     this.mark('full:call indexes')
-    rebuildCallDaysAndCallers(this.client)
-    this.mark('full:call_days and callers')
+    rebuildCallDays(this.client)
+    this.mark('full:call_days')
     const insert = this.stmt('INSERT INTO call_minutes (minute, answered, missed, offline, cum_answered, cum_missed, cum_offline) VALUES (?, ?, ?, ?, ?, ?, ?)')
     let a = 0
     let m = 0
@@ -365,7 +365,7 @@ export class StoreWriter {
 
     this.mark('derived:call_minutes')
     // callers: each call's place in its caller's sequence, renumbered from the earliest touched
-    // position only (a new call usually lands at the end), and the lifetime total from the last one
+    // position only (a new call usually lands at the end); the lifetime total follows from the last
     const before = this.stmt(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
       WHERE mobile = ?1 AND (call_start_time, call_log_id) < (?2, ?3)
       ORDER BY call_start_time DESC, call_log_id DESC LIMIT 1`)
@@ -373,8 +373,6 @@ export class StoreWriter {
       WHERE mobile = ?1 AND (call_start_time, call_log_id) >= (?2, ?3)
       ORDER BY call_start_time, call_log_id`)
     const setPrev = this.stmt('UPDATE calls SET prev_calls_count = ? WHERE call_log_id = ?')
-    const setTotal = this.stmt('INSERT INTO callers (mobile, total_calls) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total_calls = ?2')
-    const dropCaller = this.stmt('DELETE FROM callers WHERE mobile = ?')
     for (const [mobile, position] of [...this.affectedMobiles].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const bar = position.indexOf('|')
       const time = position.slice(0, bar)
@@ -385,8 +383,6 @@ export class StoreWriter {
         if (r.prev_calls_count !== n) setPrev.run(n, r.call_log_id)
         n++
       }
-      if (n === 0) dropCaller.run(mobile)
-      else setTotal.run(mobile, n)
     }
     this.mark('derived:callers')
 

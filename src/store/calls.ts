@@ -74,6 +74,10 @@ function globalCounts(db: Store, from: string, to: string): { before: Counts; ra
   return { before, range: diff(upTo, before) }
 }
 
+// A caller's lifetime calls: its last call's position + 1, read from the covering calls_mobile index.
+const CALLER_TOTAL = `(SELECT m.prev_calls_count + 1 FROM calls m INDEXED BY calls_mobile WHERE m.mobile = c.mobile
+  ORDER BY m.call_start_time DESC, m.call_log_id DESC LIMIT 1)`
+
 // The two wire shapes a call row leaves in: call history (spec 2.1) and call log (2.6).
 const BLANK = `' ' || char(9, 10, 13)`
 const MINUTES = '(c.duration_seconds * 100 + 30) / 60 / 100.0' // half-up to 2 decimals, in integers
@@ -82,14 +86,14 @@ const HISTORY = `c.website_id, s.sap_code, s.dealership_name, s.city, s.district
   ${MINUTES} AS call_duration_minutes, c.did_number AS call_did_number, c.event_type AS call_event_type, c.substatus,
   iif(trim(coalesce(c.recording_url, ''), ${BLANK}) = '', NULL, c.recording_url) AS call_recording_url,
   iif(trim(coalesce(c.crm_lead_id, ''), ${BLANK}) = '', NULL, c.crm_lead_id) AS crm_lead_id,
-  c.crm_synced_at, k.total_calls AS total_calls_from_caller, c.prev_calls_count, c.created_at`
+  c.crm_synced_at, ${CALLER_TOTAL} AS total_calls_from_caller, c.prev_calls_count, c.created_at`
 const LOG = `c.call_log_id, c.caller_number, c.call_start_time, ${MINUTES} AS call_duration_minutes,
-  c.did_number, c.event_type AS call_event_type, c.substatus, k.total_calls AS total_calls_from_caller,
+  c.did_number, c.event_type AS call_event_type, c.substatus, ${CALLER_TOTAL} AS total_calls_from_caller,
   c.prev_calls_count, iif(trim(coalesce(c.recording_url, ''), ${BLANK}) = '', '', c.recording_url) AS recording_url`
 
 export type Shape = 'history' | 'log'
 const COLUMNS: Record<Shape, string> = { history: HISTORY, log: LOG }
-const JOINS = 'JOIN stores s ON s.website_id = c.website_id JOIN callers k ON k.mobile = c.mobile'
+const JOINS = 'JOIN stores s ON s.website_id = c.website_id'
 
 /** Which stores a request covers: one store, several (a dealer's), or every visible store. */
 export type Scope = { kind: 'store'; websiteId: number } | { kind: 'stores'; websiteIds: number[] } | { kind: 'all' }
@@ -221,7 +225,6 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
         .query<Record<string, unknown>, [string, string, number, number]>(
           `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_time
            CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-           JOIN callers k ON k.mobile = c.mobile
            WHERE c.call_start_time >= ? AND c.call_start_time <= ? ${where}
            ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
         )

@@ -29,20 +29,17 @@ export function refreshAll(client: Database): void {
 }
 
 /**
- * callers, call_days and call_minutes from the calls table, each in one
+ * call_days and call_minutes from the calls table, each in one
  * INSERT … SELECT that computes the running totals with a window as it writes
  * (stores must be refreshed first: call_minutes counts visible stores only).
  */
 export function rebuildCallAggregates(client: Database): void {
-  rebuildCallDaysAndCallers(client)
+  rebuildCallDays(client)
   rebuildCallMinutes(client)
 }
 
-export function rebuildCallDaysAndCallers(client: Database): void {
+export function rebuildCallDays(client: Database): void {
   const run = (sql: string) => client.run(sql)
-  run('DELETE FROM callers')
-  run('INSERT INTO callers (mobile, total_calls) SELECT mobile, count(*) FROM calls INDEXED BY calls_mobile GROUP BY mobile')
-
   run('DELETE FROM call_days')
   run(`INSERT INTO call_days (website_id, day, answered, missed, offline, sec_answered, sec_missed, sec_offline,
       cum_answered, cum_missed, cum_offline, cum_sec_answered, cum_sec_missed, cum_sec_offline)

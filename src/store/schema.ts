@@ -105,7 +105,10 @@ export const calls = sqliteTable(
     crmSyncedAt: text('crm_synced_at'),
     createdAt: text('created_at').notNull(),
     // derived: last 10 digits of the caller number, and calls of that caller
-    // strictly before this one by (call_start_time, call_log_id)
+    // strictly before this one by (call_start_time, call_log_id). A caller's
+    // lifetime total is its last call's prev_calls_count + 1, one seek into
+    // calls_mobile: a new call raises the total of every earlier call without
+    // rewriting any of them.
     mobile: text('mobile').notNull().default(''),
     prevCallsCount: integer('prev_calls_count').notNull().default(0),
   },
@@ -119,13 +122,6 @@ export const calls = sqliteTable(
     index('calls_mobile').on(t.mobile, t.callStartTime, t.callLogId, t.prevCallsCount),
   ],
 )
-
-// Lifetime calls per caller; joined per returned row so that a new call
-// raises total_calls_from_caller of all earlier calls without rewriting them.
-export const callers = sqliteTable('callers', {
-  mobile: text('mobile').primaryKey(),
-  totalCalls: integer('total_calls').notNull(),
-})
 
 // Per store and IST day: calls and seconds by substatus, with running totals
 // within the store (inclusive). Totals of a store's range are two seeks; the
