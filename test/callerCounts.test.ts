@@ -7,13 +7,9 @@
 // callers.total_calls); the brute force here recomputes them from the base columns.
 import { describe, expect, test } from 'bun:test'
 import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
-import { createApp } from '../src/http/app'
-import type { ApiDeps } from '../src/http/context'
-import { RateLimiter } from '../src/http/rateLimit'
 import { openStore, type Store } from '../src/store/open'
 import { mobileOf, refreshAll } from '../src/store/refresh'
-import { createStorelookup } from '../src/storelookup'
-import { post, type TestApp } from './helpers'
+import { appOver, post, type TestApp } from './helpers'
 
 // ---------------------------------------------------------------- app and requests
 
@@ -40,16 +36,7 @@ function demoApp(extra: ExtraCall[] = []): TestApp {
       refreshAll(db.$client) // rebuild the derived columns and tables, as a sync would
     })
   }
-  const deps: ApiDeps = {
-    db,
-    storelookup: createStorelookup(DEMO_SECRET),
-    imageBaseUrl: DEMO_IMAGE_BASE,
-    rateLimiter: new RateLimiter(0, 100),
-    staleAfterSeconds: 86_400,
-    expectSync: false,
-  }
-  const app = createApp(deps, { error: () => {} })
-  return { app, db, deps, errors: [] }
+  return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
 }
 
 const send = (t: TestApp, path: string, body: Record<string, unknown>) => post(t, path, body, { 'x-api-key': DEMO_KEY })

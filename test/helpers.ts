@@ -4,18 +4,29 @@ import { seedTest, TEST_IMAGE_BASE, TEST_KEYS, TEST_SECRET } from '../db/fixture
 import { createApp } from '../src/http/app'
 import type { ApiDeps } from '../src/http/context'
 import { RateLimiter } from '../src/http/rateLimit'
-import { openStore } from '../src/store/open'
+import { openStore, type Store } from '../src/store/open'
 import { createStorelookup } from '../src/storelookup'
 
 export { TEST_KEYS }
 
-export function testApp(options: { rateLimitPerMin?: number; burst?: number; now?: () => number } = {}) {
+export function testApp(options: RateOptions = {}) {
   const db = openStore(':memory:')
   seedTest(db)
+  return appOver(db, TEST_SECRET, TEST_IMAGE_BASE, options)
+}
+
+interface RateOptions {
+  rateLimitPerMin?: number
+  burst?: number
+  now?: () => number
+}
+
+/** The app in process over a seeded read store, collecting what it logs as errors. */
+export function appOver(db: Store, secret: string, imageBaseUrl: string, options: RateOptions = {}) {
   const deps: ApiDeps = {
     db,
-    storelookup: createStorelookup(TEST_SECRET),
-    imageBaseUrl: TEST_IMAGE_BASE,
+    storelookup: createStorelookup(secret),
+    imageBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimitPerMin ?? 0, options.burst ?? 100, options.now),
     staleAfterSeconds: 86_400,
     expectSync: false,
@@ -25,7 +36,7 @@ export function testApp(options: { rateLimitPerMin?: number; burst?: number; now
   return { app, db, deps, errors }
 }
 
-export type TestApp = ReturnType<typeof testApp>
+export type TestApp = ReturnType<typeof appOver>
 
 /** POST a JSON body (an object is stringified; a string is sent as is) with the Acme key unless told otherwise. */
 export async function post(t: TestApp, path: string, body: unknown, headers: Record<string, string> = { 'x-api-key': TEST_KEYS.acme }) {

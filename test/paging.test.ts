@@ -6,13 +6,9 @@
 // The brute force below is written from the contract, not from src/store/calls.ts.
 import { describe, expect, test } from 'bun:test'
 import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
-import { createApp } from '../src/http/app'
-import type { ApiDeps } from '../src/http/context'
-import { RateLimiter } from '../src/http/rateLimit'
 import { openStore, type Store } from '../src/store/open'
 import { refreshAll } from '../src/store/refresh'
-import { createStorelookup } from '../src/storelookup'
-import { post, type TestApp } from './helpers'
+import { appOver, post, type TestApp } from './helpers'
 
 // ---------------------------------------------------------------- app and requests
 
@@ -31,17 +27,7 @@ function demoApp(extraCalls: ExtraCall[] = []): TestApp {
       refreshAll(db.$client) // rebuild the derived tables, as a sync would
     })
   }
-  const deps: ApiDeps = {
-    db,
-    storelookup: createStorelookup(DEMO_SECRET),
-    imageBaseUrl: DEMO_IMAGE_BASE,
-    rateLimiter: new RateLimiter(0, 100),
-    staleAfterSeconds: 86_400,
-    expectSync: false,
-  }
-  const errors: string[] = []
-  const app = createApp(deps, { error: (m, f) => errors.push(`${m} ${JSON.stringify(f)}`) })
-  return { app, db, deps, errors }
+  return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
 }
 
 interface ExtraCall {

@@ -1,6 +1,6 @@
 // Store entries of the two lookups (spec 2.2): a storelookup for the calling
 // integration plus the listing totals of the range, two seeks per store.
-import { addTotals, metricTotals, zeroTotals, type MetricTotals } from '../store/metrics'
+import { addTotals, metricTotals, type MetricTotals } from '../store/metrics'
 import type { StoreRow } from '../store/directory'
 import type { ApiDeps } from './context'
 import type { DateRange } from './inputs'
@@ -21,4 +21,3 @@ export function storeEntry(deps: ApiDeps, integrationId: number, store: StoreRow
   }
 }
 
-export { zeroTotals }
