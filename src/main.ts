@@ -1,88 +1,184 @@
-// Command-line entry: serve | sync | demo | migrate (keys arrives with its issue).
-import { ConfigError, loadConfig, parseFlags, requireSecret, SETTINGS } from './config'
+// Command-line entry and subcommand dispatch: serve | sync | migrate | demo | keys | version | help.
+// Settings come from the environment, flags override them (decision 30).
+import { accessSync, constants, existsSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
+import { version } from '../package.json'
+import { ConfigError, loadConfig, parseFlags, requireSecret, SETTINGS, type Config } from './config'
 import { RateLimiter } from './http/rateLimit'
 import { startServer } from './http/server'
+import { newApiKey } from './keys'
+import { createLogger, type Logger } from './log'
 import { openStore } from './store/open'
 import { createStorelookup } from './storelookup'
+import { sha256Hex } from './http/auth'
+import { connectMaster, queryRows } from './sync/master'
 import { runSync } from './sync/run'
 import { startSyncSchedule } from './sync/schedule'
 
-const HELP = `listing-api: the listing performance, call history and product filter API
+const SETTINGS_HELP = SETTINGS.map(([env, flag, def, what]) => `  ${flag.padEnd(22)} ${env.padEnd(20)} ${what}${def ? ` (default ${def})` : ''}`).join('\n')
 
-Usage: listing-api <command> [flags]
+const COMMANDS: Record<string, { usage: string; about: string }> = {
+  serve: { usage: 'serve', about: 'Serve the API from the read store at DB_PATH (and sync every SYNC_INTERVAL seconds when set).' },
+  sync: { usage: 'sync', about: 'Copy the master at MYSQL_URL into the read store at DB_PATH once, then exit (non-zero on failure).' },
+  migrate: { usage: 'migrate', about: 'Create or upgrade the read store at DB_PATH, then exit.' },
+  demo: { usage: 'demo', about: 'Serve a read store seeded with demo data and print a demo API key.' },
+  keys: {
+    usage: 'keys create --name NAME | keys list | keys revoke --id N',
+    about: "Manage API keys in the master's api_integrations (MYSQL_URL). A new key is printed once; only its SHA-256 is stored. Changes reach the API at the next sync.",
+  },
+  version: { usage: 'version', about: 'Print the version.' },
+  help: { usage: 'help [command]', about: 'Show help.' },
+}
+
+function help(command?: string): string {
+  const c = command && COMMANDS[command]
+  if (c) return `listing-api ${c.usage}\n\n${c.about}\n\nSettings (environment variable, or the flag, which wins):\n${SETTINGS_HELP}\n`
+  return `listing-api ${version}: the listing performance, call history and product filter API
+
+Usage: listing-api <command> [flags]    (listing-api <command> --help for one command)
 
 Commands:
-  serve     serve the API from the read store at DB_PATH
-  sync      copy the master at MYSQL_URL into the read store at DB_PATH, then exit
-  demo      serve a read store seeded with demo data and print a demo API key
-  migrate   create or upgrade the read store at DB_PATH, then exit
-  help      show this help
+${Object.entries(COMMANDS).map(([name, { about }]) => `  ${name.padEnd(9)} ${about}`).join('\n')}
 
 Settings (environment variable, or the flag, which wins):
-${SETTINGS.map(([env, flag, def, what]) => `  ${flag.padEnd(22)} ${env.padEnd(20)} ${what}${def ? ` (default ${def})` : ''}`).join('\n')}
+${SETTINGS_HELP}
 `
+}
 
 async function main(argv: string[]): Promise<void> {
   const { flags, rest } = parseFlags(argv)
   const command = rest[0] ?? 'help'
-  if (command === 'help' || flags.has('--help')) {
-    console.log(HELP)
-    return
-  }
+  if (command === 'help' || flags.has('--help')) return void console.log(help(command === 'help' ? rest[1] : command))
+  if (command === 'version') return void console.log(version)
+  if (!(command in COMMANDS)) throw new ConfigError(`unknown command "${command}"; run "listing-api help"`)
   const config = loadConfig(process.env, flags)
+  const log = createLogger(config.logLevel)
   switch (command) {
-    case 'serve': {
-      const secret = requireSecret(config)
-      const db = openStore(config.dbPath)
-      const server = startServer(
-        { db, storelookup: createStorelookup(secret), imageBaseUrl: config.imageBaseUrl, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: true },
-        config.host,
-        config.port,
-      )
-      console.log(JSON.stringify({ level: 'info', msg: 'listening', url: server.url.href, db: config.dbPath }))
-      if (config.syncInterval !== undefined) startSyncSchedule(config.dbPath, requireMysqlUrl(config.mysqlUrl), config.syncInterval)
-      return
-    }
-    case 'sync': {
-      const mysqlUrl = requireMysqlUrl(config.mysqlUrl)
-      // sync writes through its own connection; a running server reads the file through another
-      const db = openStore(config.dbPath)
-      const halt = process.env.LISTING_API_HALT_AT // test hook: die with SIGKILL at this phase
-      const result = await runSync(db.$client, mysqlUrl, { onPhase: halt ? (p) => p === halt && process.kill(process.pid, 'SIGKILL') : undefined })
-      const rows = Object.values(result.tables).reduce((n, t) => n + t.read, 0)
-      const peakMb = Math.round(process.resourceUsage().maxRSS / 1024)
-      console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s, peak RSS ${peakMb} MB, phases ${JSON.stringify(result.phases)}`)
-      db.$client.close()
-      return
-    }
-    case 'demo': {
-      const db = openStore(':memory:')
-      seedDemo(db)
-      const server = startServer(
-        { db, storelookup: createStorelookup(config.storelookupSecret ?? DEMO_SECRET), imageBaseUrl: config.imageBaseUrl || DEMO_IMAGE_BASE, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: false },
-        config.host,
-        config.port,
-      )
-      const base = `http://localhost:${server.port}`
-      console.log(`listing-api demo serving demo data at ${base} (docs: ${base}/docs)`)
-      console.log(`Demo API key: ${DEMO_KEY}`)
-      console.log(`Try: curl -s -X POST ${base}/listing/dealer -H 'X-API-KEY: ${DEMO_KEY}' -H 'Content-Type: application/json' -d '{"sap_code":"SAP1001","from_date":"2025-01-01","to_date":"2025-01-31"}'`)
-      return
-    }
+    case 'serve':
+      return serve(config, log)
+    case 'demo':
+      return demo(config, log)
+    case 'sync':
+      return sync(config)
     case 'migrate': {
+      checkWritable(config.dbPath)
       openStore(config.dbPath).$client.close()
-      console.log(`read store at ${config.dbPath} is up to date`)
-      return
+      return void console.log(`read store at ${config.dbPath} is up to date`)
     }
-    default:
-      throw new ConfigError(`unknown command "${command}"; run "listing-api help"`)
+    case 'keys':
+      return keys(config, rest.slice(1), flags)
+  }
+}
+
+function serve(config: Config, log: Logger): void {
+  const secret = requireSecret(config)
+  checkWritable(config.dbPath)
+  const db = openStore(config.dbPath)
+  const deps = { db, storelookup: createStorelookup(secret), imageBaseUrl: config.imageBaseUrl, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: true }
+  const server = startServer(deps, config.host, config.port, log)
+  const schedule = config.syncInterval === undefined ? undefined : startSyncSchedule(config.dbPath, requireMysqlUrl(config.mysqlUrl), config.syncInterval, log)
+  log.info('listening', { url: server.url.href, db: config.dbPath, sync_interval: config.syncInterval ?? null })
+  stopOnSignals(log, async () => {
+    await Promise.all([schedule?.stop(), drain(server)])
+    db.$client.close()
+  })
+}
+
+function demo(config: Config, log: Logger): void {
+  const db = openStore(':memory:')
+  seedDemo(db)
+  const deps = { db, storelookup: createStorelookup(config.storelookupSecret ?? DEMO_SECRET), imageBaseUrl: config.imageBaseUrl || DEMO_IMAGE_BASE, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: false }
+  const server = startServer(deps, config.host, config.port, log)
+  const base = `http://localhost:${server.port}`
+  console.log(`listing-api demo serving demo data at ${base} (docs: ${base}/docs)`)
+  console.log(`Demo API key: ${DEMO_KEY}`)
+  console.log(`Try: curl -s -X POST ${base}/listing/dealer -H 'X-API-KEY: ${DEMO_KEY}' -H 'Content-Type: application/json' -d '{"sap_code":"SAP1001","from_date":"2025-01-01","to_date":"2025-01-31"}'`)
+  stopOnSignals(log, () => drain(server))
+}
+
+async function sync(config: Config): Promise<void> {
+  const mysqlUrl = requireMysqlUrl(config.mysqlUrl)
+  checkWritable(config.dbPath)
+  // sync writes through its own connection; a running server reads the file through another
+  const db = openStore(config.dbPath)
+  const abort = new AbortController()
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => abort.abort())
+  const halt = process.env.LISTING_API_HALT_AT // test hook: die with SIGKILL at this phase
+  const result = await runSync(db.$client, mysqlUrl, { signal: abort.signal, onPhase: halt ? (p) => p === halt && process.kill(process.pid, 'SIGKILL') : undefined })
+  const rows = Object.values(result.tables).reduce((n, t) => n + t.read, 0)
+  const peakMb = Math.round(process.resourceUsage().maxRSS / 1024)
+  console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s, peak RSS ${peakMb} MB, phases ${JSON.stringify(result.phases)}`)
+  db.$client.close()
+}
+
+async function keys(config: Config, args: string[], flags: Map<string, string>): Promise<void> {
+  const master = await connectMaster(requireMysqlUrl(config.mysqlUrl))
+  try {
+    switch (args[0]) {
+      case 'create': {
+        const name = flags.get('--name')
+        if (!name || name === 'true') throw new ConfigError('keys create needs --name NAME')
+        const key = newApiKey()
+        const [result] = (await master.query('INSERT INTO api_integrations (name, api_key_sha256, is_active) VALUES (?, ?, 1)', [name, sha256Hex(key)])) as unknown as [{ insertId: number }]
+        console.log(`created integration ${result.insertId} "${name}"; its API key, shown only now:\n${key}`)
+        return
+      }
+      case 'list': {
+        const rows = await queryRows<{ id: number; name: string; is_active: number; created_at: string }>(master, 'SELECT id, name, is_active, created_at FROM api_integrations ORDER BY id')
+        console.log(['id\tactive\tcreated\t\t\tname', ...rows.map((r) => `${r.id}\t${r.is_active ? 'yes' : 'no'}\t${r.created_at}\t${r.name}`)].join('\n'))
+        return
+      }
+      case 'revoke': {
+        const id = Number(flags.get('--id'))
+        if (!Number.isInteger(id) || id < 1) throw new ConfigError('keys revoke needs --id N')
+        const [result] = (await master.query('UPDATE api_integrations SET is_active = 0 WHERE id = ?', [id])) as unknown as [{ affectedRows: number }]
+        if (result.affectedRows === 0) throw new ConfigError(`no integration with id ${id}`)
+        console.log(`revoked integration ${id}; the key stops working at the next sync`)
+        return
+      }
+      default:
+        throw new ConfigError(`usage: listing-api ${COMMANDS.keys.usage}`)
+    }
+  } finally {
+    await master.end()
+  }
+}
+
+/** Start-up check: the read store's folder (and the file, if it exists) must be writable. */
+function checkWritable(dbPath: string): void {
+  const target = existsSync(dbPath) ? dbPath : existsSync(dirname(dbPath)) ? dirname(dbPath) : undefined
+  if (target === undefined) return // openStore creates the folder
+  try {
+    accessSync(target, constants.W_OK)
+  } catch {
+    throw new ConfigError(`DB_PATH ${dbPath} is not writable`)
   }
 }
 
 function requireMysqlUrl(url: string | undefined): string {
   if (url === undefined) throw new ConfigError('MYSQL_URL is not set; set it to mysql://user:pass@host:port/db')
   return url
+}
+
+/** Stop accepting, let requests in flight finish (up to 10 s), then close. */
+async function drain(server: ReturnType<typeof startServer>): Promise<void> {
+  await Promise.race([server.stop(false), Bun.sleep(10_000)])
+  await server.stop(true)
+}
+
+function stopOnSignals(log: Logger, stop: () => Promise<void>): void {
+  let stopping = false
+  const onSignal = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info('stopping', { signal })
+    await stop()
+    log.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void onSignal('SIGTERM'))
+  process.on('SIGINT', () => void onSignal('SIGINT'))
 }
 
 main(process.argv.slice(2)).catch((error) => {

@@ -4,10 +4,12 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { connect } from 'node:net'
 import { startServer } from '../src/http/server'
+import { createLogger } from '../src/log'
 import { testApp, TEST_KEYS } from './helpers'
 
 const { deps } = testApp()
-const server = startServer(deps, '127.0.0.1', 0)
+const lines: any[] = []
+const server = startServer(deps, '127.0.0.1', 0, createLogger('info', (line) => lines.push(JSON.parse(line))))
 afterAll(() => server.stop(true))
 
 /** Sends raw bytes, returns status, headers (lower-case) and body of the response. */

@@ -285,10 +285,10 @@ describe('SYNC_INTERVAL', () => {
     const path = join(dir, 'scheduled.sqlite')
     const served = openStore(path)
     const logs: any[] = []
-    const schedule = startSyncSchedule(path, m.url, 1, (f) => logs.push(f))
+    const schedule = startSyncSchedule(path, m.url, 1, { info: (msg, f) => logs.push({ msg, ...f }), error: (msg, f) => logs.push({ msg, ...f }) })
     const deadline = Date.now() + 20_000
     while (logs.length < 2 && Date.now() < deadline) await Bun.sleep(100)
-    schedule.stop()
+    await schedule.stop()
     expect(logs.slice(0, 2).map((l) => l.msg)).toEqual(['sync ok', 'sync ok'])
     expect(logs[0].full).toBe(true)
     expect(logs[1].full).toBe(false)

@@ -2,6 +2,8 @@
 // 404 for paths and methods outside the API, request ids, and the docs.
 import { randomUUID } from 'node:crypto'
 import { Elysia, ValidationError } from 'elysia'
+import { createLogger } from '../log'
+import { noteFor } from './accessLog'
 import type { ApiDeps } from './context'
 import { docs } from './docs'
 import { ApiError, failure, Message } from './errors'
@@ -30,11 +32,11 @@ const requestIdOf = (request: Request) => {
   return given !== null && SANE_ID.test(given) ? given : randomUUID()
 }
 
-export interface Logger {
+export interface ErrorLog {
   error(message: string, fields?: Record<string, unknown>): void
 }
 
-export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => console.error(JSON.stringify({ level: 'error', msg: m, ...f })) }) {
+export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')) {
   return new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdOf(request)
@@ -43,6 +45,10 @@ export function createApp(deps: ApiDeps, logger: Logger = { error: (m, f) => con
       if (apiPaths.has(path) && request.method !== 'POST') {
         return failure(405, Message.onlyPost, { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) })
       }
+    })
+    .onAfterHandle({ as: 'global' }, ({ request, responseValue }) => {
+      const data = (responseValue as { data?: unknown } | undefined)?.data
+      if (Array.isArray(data)) noteFor(request).rows = data.length
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       const headers: Record<string, string> = {}

@@ -1,6 +1,7 @@
 // API key → integration (decisions 3 and 27). The header wins when present and
 // non-empty; otherwise the body's api_key. Only SHA-256 hashes are looked up.
 import { createHash } from 'node:crypto'
+import { plausibleApiKey } from '../keys'
 import { integrationByKeyHash, type Integration } from '../store/directory'
 import type { Store } from '../store/open'
 import { ApiError, Message } from './errors'
@@ -15,6 +16,7 @@ export function authenticate(db: Store, headerKey: string | null, body: unknown)
     if (typeof fromBody !== 'string') throw new ApiError(401, Message.invalidApiKey)
     key = fromBody
   }
+  if (!plausibleApiKey(key)) throw new ApiError(401, Message.invalidApiKey)
   const integration = integrationByKeyHash(db, sha256Hex(key))
   if (!integration) throw new ApiError(401, Message.invalidApiKey)
   return integration

@@ -5,6 +5,7 @@
 import { Elysia } from 'elysia'
 import type { Storelookup } from '../storelookup'
 import type { Store } from '../store/open'
+import { noteFor } from './accessLog'
 import { authenticate } from './auth'
 import { ApiError, JSON_TYPE, Message } from './errors'
 import type { RateLimiter } from './rateLimit'
@@ -57,6 +58,7 @@ export const apiContext = (deps: ApiDeps) =>
     .onParse({ as: 'scoped' }, ({ request }) => readJsonObject(request))
     .derive({ as: 'scoped' }, ({ request, body, set }) => {
       const integration = authenticate(deps.db, request.headers.get('x-api-key'), body)
+      noteFor(request).integration = integration.name
       if (deps.rateLimiter.enabled) Object.assign(set.headers, deps.rateLimiter.take(integration.id))
       set.headers['content-type'] = JSON_TYPE
       return { integration, deps }

@@ -1,8 +1,11 @@
-// Starts Bun's HTTP server in front of the app, and keeps what reaches Elysia
-// well-formed: Elysia finds the path by skipping 11 characters of the URL, so
-// a Host of three characters or fewer ("api") or no Host at all (HTTP/1.0)
-// would misroute or throw; such requests are re-addressed to localhost.
+// Starts Bun's HTTP server in front of the app: the access log, and keeping
+// what reaches Elysia well-formed. Elysia finds the path by skipping 11
+// characters of the URL, so a Host of three characters or fewer ("api") or no
+// Host at all (HTTP/1.0) would misroute or throw; such requests are
+// re-addressed to localhost.
 import type { Server } from 'bun'
+import type { Logger } from '../log'
+import { noteFor } from './accessLog'
 import { createApp } from './app'
 import type { ApiDeps } from './context'
 import { failure, Message } from './errors'
@@ -16,8 +19,8 @@ export function normalizeRequest(request: Request): Request {
   return new Request(`http://localhost${path}`, request)
 }
 
-export function startServer(deps: ApiDeps, host: string, port: number): Server<undefined> {
-  const app = createApp(deps)
+export function startServer(deps: ApiDeps, host: string, port: number, log: Logger): Server<undefined> {
+  const app = createApp(deps, log)
   return Bun.serve({
     hostname: host,
     port,
@@ -25,7 +28,23 @@ export function startServer(deps: ApiDeps, host: string, port: number): Server<u
     // the app answers 413 itself from Content-Length, or after reading 64 KiB of
     // a chunked body; Bun's own limit would answer outside the envelope
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch: (request) => app.handle(normalizeRequest(request)),
+    async fetch(raw) {
+      const started = performance.now()
+      const request = normalizeRequest(raw)
+      const response = await app.handle(request)
+      const note = noteFor(request)
+      // one line a request; the path only (no query string), never a header or the body
+      log.info('request', {
+        request_id: response.headers.get('x-request-id'),
+        integration: note.integration ?? null,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        rows: note.rows ?? null,
+      })
+      return response
+    },
     // last resort, should the app itself throw
     error: () => failure(500, Message.internal),
   })

@@ -16,7 +16,12 @@ export interface OpenOptions {
 
 export function openStore(path: string, { readonly = false, migrate = !readonly }: OpenOptions = {}): Store {
   if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true })
-  const client = new Database(path, readonly ? { readonly: true } : { create: true, readwrite: true, strict: true })
+  let client: Database
+  try {
+    client = new Database(path, readonly ? { readonly: true } : { create: true, readwrite: true, strict: true })
+  } catch (error) {
+    throw new Error(`cannot open the read store at ${path}: ${(error as Error).message}`)
+  }
   // WAL: readers never block the sync writer and see only committed runs.
   if (path !== ':memory:' && !readonly) client.run('PRAGMA journal_mode = WAL')
   client.run('PRAGMA busy_timeout = 5000')

@@ -51,6 +51,8 @@ export interface SyncOptions {
   /** test hook: called at named points of the run (a test can kill the process there) */
   onPhase?: (phase: string) => void
   verifyWindow?: number
+  /** aborting ends the run: the master connection is closed and the run rolls back */
+  signal?: AbortSignal
 }
 
 const now = () => new Date().toISOString()
@@ -80,6 +82,9 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
   try {
     master = await connectMaster(mysqlUrl)
     watchSocket(master)
+    const connection = master
+    options.signal?.addEventListener('abort', () => connection.destroy(), { once: true })
+    if (options.signal?.aborted) throw new Error('sync stopped')
     await beginSnapshot(master)
     phase('snapshot')
     writer.begin()

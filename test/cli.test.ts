@@ -1,0 +1,142 @@
+// The command line as operators meet it: help and version, one-line start-up
+// failures, the access log, and a graceful stop with a request in flight.
+import { describe, expect, test } from 'bun:test'
+import { connect } from 'node:net'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { seedTest, TEST_KEYS } from '../db/fixtures/test'
+import { newApiKey, plausibleApiKey } from '../src/keys'
+import { openStore } from '../src/store/open'
+import { post, testApp } from './helpers'
+
+const dir = mkdtempSync(join(tmpdir(), 'listing-cli-'))
+const SECRET = 'cli-test-secret-0123456789abcdef0123'
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, 'src/main.ts', ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { stdout, stderr, code }
+}
+
+describe('commands', () => {
+  test('help, each command\'s --help, and version', async () => {
+    const all = await cli(['help'])
+    expect(all.code).toBe(0)
+    for (const c of ['serve', 'sync', 'migrate', 'demo', 'keys', 'version']) expect(all.stdout).toContain(`  ${c}`)
+    for (const c of ['serve', 'sync', 'migrate', 'demo', 'keys']) {
+      const one = await cli([c, '--help'])
+      expect(one.code).toBe(0)
+      expect(one.stdout).toStartWith(`listing-api ${c}`)
+      expect(one.stdout).toContain('STORELOOKUP_SECRET')
+    }
+    expect((await cli(['version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  }, 30_000)
+
+  test.each([
+    [['serve', '--db-path', join(dir, 'a.sqlite')], {}, 'STORELOOKUP_SECRET is not set'],
+    [['serve', '--db-path', join(dir, 'a.sqlite')], { STORELOOKUP_SECRET: 'short' }, 'STORELOOKUP_SECRET is too weak'],
+    [['serve', '--db-path', '/proc/self/listing.sqlite'], { STORELOOKUP_SECRET: SECRET }, 'DB_PATH /proc/self/listing.sqlite is not writable'],
+    [['sync', '--mysql-url', 'http://nope'], {}, 'MYSQL_URL must look like'],
+    [['sync'], {}, 'MYSQL_URL is not set'],
+    [['serve', '--port', 'abc'], { STORELOOKUP_SECRET: SECRET }, 'PORT must be a whole number'],
+    [['frobnicate'], {}, 'unknown command'],
+  ])('%j fails with one line and a non-zero exit', async (args, env, reason) => {
+    const r = await cli(args, env)
+    expect(r.code).not.toBe(0)
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(reason)])
+  }, 30_000)
+
+  test('a read store written by a newer version stops serve with one line', async () => {
+    const path = join(dir, 'newer.sqlite')
+    const db = openStore(path)
+    db.$client.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)")
+    db.$client.close()
+    const r = await cli(['serve', '--db-path', path], { STORELOOKUP_SECRET: SECRET })
+    expect(r.code).toBe(1)
+    expect(r.stderr.trim()).toBe('listing-api: the read store was created by a newer version of listing-api; upgrade this binary')
+  }, 30_000)
+})
+
+describe('API keys', () => {
+  test('new keys carry the prefix and a checksum; a mistyped one is refused before any look-up', async () => {
+    const key = newApiKey()
+    expect(key).toMatch(/^lak_[A-Za-z0-9_-]{43}_[A-Za-z0-9_-]{6}$/)
+    expect(newApiKey()).not.toBe(key)
+    expect(plausibleApiKey(key)).toBe(true)
+    const typo = key.slice(0, 10) + (key[10] === 'a' ? 'b' : 'a') + key.slice(11)
+    expect(plausibleApiKey(typo)).toBe(false)
+    expect(plausibleApiKey(key.slice(0, -1))).toBe(false)
+    expect(plausibleApiKey('legacy-key-without-prefix')).toBe(true) // left to the look-up
+    const t = testApp()
+    const lookups: string[] = []
+    const query = t.db.$client.query.bind(t.db.$client)
+    t.db.$client.query = ((sql: string) => (lookups.push(sql), query(sql))) as typeof t.db.$client.query
+    const r = await post(t, '/products/filter', {}, { 'x-api-key': typo })
+    expect(r.json).toEqual({ code: 401, status: false, message: 'Invalid API key' })
+    expect(lookups.filter((sql) => sql.includes('integrations'))).toEqual([])
+  })
+})
+
+describe('serve', () => {
+  async function startServe(path: string) {
+    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--db-path', path, '--port', String(port), '--host', '127.0.0.1'], {
+      env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'info' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    for (let i = 0; i < 100; i++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/health`)
+        break
+      } catch {
+        await Bun.sleep(50)
+      }
+    }
+    return { proc, port }
+  }
+
+  test('writes one access-log line a request, without the key, and stops on SIGTERM after the request in flight', async () => {
+    const path = join(dir, 'served.sqlite')
+    const db = openStore(path)
+    seedTest(db)
+    db.$client.close()
+    const { proc, port } = await startServe(path)
+
+    const ok = await fetch(`http://127.0.0.1:${port}/listing/dealer?x=1`, {
+      method: 'POST',
+      headers: { 'x-api-key': TEST_KEYS.acme, 'x-request-id': 'log-me-1' },
+      body: JSON.stringify({ sap_code: 'D100', from_date: '2025-01-01', to_date: '2025-01-31' }),
+    })
+    expect(ok.status).toBe(200)
+    await fetch(`http://127.0.0.1:${port}/products/filter`, { method: 'POST', body: JSON.stringify({ api_key: TEST_KEYS.beta }) })
+
+    // a request in flight: headers and half the body sent, then SIGTERM, then the rest
+    const body = JSON.stringify({ from_date: '2025-01-01', to_date: '2025-01-31', sap_code: 'D100' })
+    const socket = connect(port, '127.0.0.1')
+    const reply = new Promise<string>((resolve) => {
+      let text = ''
+      socket.on('data', (d: Buffer) => (text += d.toString()))
+      socket.on('close', () => resolve(text))
+    })
+    socket.write(`POST /listing/dealer HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${TEST_KEYS.acme}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`)
+    await Bun.sleep(200)
+    proc.kill('SIGTERM')
+    await Bun.sleep(300)
+    socket.write(body.slice(10))
+    expect(await reply).toStartWith('HTTP/1.1 200')
+    expect(await proc.exited).toBe(0)
+
+    const lines = (await new Response(proc.stdout).text()).trim().split('\n').map((l) => JSON.parse(l))
+    const requests = lines.filter((l) => l.msg === 'request' && l.path !== '/health')
+    expect(requests[0]).toMatchObject({ level: 'info', request_id: 'log-me-1', integration: 'Acme Partner', method: 'POST', path: '/listing/dealer', status: 200, rows: 2 })
+    expect(typeof requests[0].duration_ms).toBe('number')
+    expect(requests[1]).toMatchObject({ integration: 'Beta Partner', path: '/products/filter', status: 200, rows: 20 })
+    expect(requests.length).toBeGreaterThanOrEqual(3)
+    expect(lines.map((l) => l.msg)).toContain('stopped')
+    const everything = JSON.stringify(lines) + (await new Response(proc.stderr).text())
+    expect(everything).not.toContain(TEST_KEYS.acme)
+    expect(everything).not.toContain(TEST_KEYS.beta)
+  }, 30_000)
+})
