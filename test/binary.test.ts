@@ -1,0 +1,88 @@
+// The one-file install: `bun build --compile` makes an executable that needs
+// nothing beside it. Smoke suite: demo from an empty folder; then sync a master
+// and serve it with the binary alone, every endpoint answering.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { benchKey, seedMaster } from '../scripts/seed-master'
+import { throwawayMaster } from './mariadb'
+
+const work = mkdtempSync(join(tmpdir(), 'listing-binary-'))
+const binary = join(work, 'build', 'listing-api')
+let m: Awaited<ReturnType<typeof throwawayMaster>>
+
+beforeAll(async () => {
+  const build = Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', 'src/main.ts', '--outfile', binary], { stderr: 'pipe' })
+  if (build.exitCode !== 0) throw new Error(build.stderr.toString())
+  m = await throwawayMaster()
+  await seedMaster(m.master, { scale: 0.0005, seed: 5 })
+}, 120_000)
+afterAll(async () => {
+  await m?.drop()
+})
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      return await fetch(url)
+    } catch {
+      await Bun.sleep(50)
+    }
+  }
+  throw new Error(`${url} never answered`)
+}
+
+const post = (port: number, path: string, key: string, body: object) =>
+  fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(body) })
+
+describe('the compiled binary', () => {
+  test('copied alone into an empty folder, demo serves demo data and prints a working key', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'listing-empty-'))
+    copyFileSync(binary, join(empty, 'listing-api'))
+    const port = 41_000 + Math.floor(Math.random() * 1000)
+    const proc = Bun.spawn(['./listing-api', 'demo', '--port', String(port), '--host', '127.0.0.1'], { cwd: empty, stdout: 'pipe', stderr: 'pipe', env: { PATH: '/usr/bin:/bin' } })
+    await waitFor(`http://127.0.0.1:${port}/health`)
+    const reader = proc.stdout.getReader()
+    let out = ''
+    while (!out.includes('API key')) out += new TextDecoder().decode((await reader.read()).value)
+    const keyLine = out.split('\n').find((l) => l.includes('API key'))!
+    const key = keyLine.split(' ').pop()!
+    const r = await post(port, '/listing/dealer', key, { sap_code: 'SAP1001', from_date: '2025-01-01', to_date: '2025-01-31' })
+    expect(r.status).toBe(200)
+    expect(((await r.json()) as any).returned).toBeGreaterThan(0)
+    const docs = await fetch(`http://127.0.0.1:${port}/docs/assets/swagger-ui-bundle.js`)
+    expect(docs.status).toBe(200)
+    proc.kill('SIGTERM')
+    expect(await proc.exited).toBe(0)
+    expect(readdirSync(empty)).toEqual(['listing-api']) // demo wrote nothing beside it
+  }, 60_000)
+
+  test('sync then serve, with the binary alone, answers every endpoint', async () => {
+    const dbPath = join(work, 'store', 'listing.sqlite')
+    const env = { PATH: '/usr/bin:/bin', DB_PATH: dbPath, MYSQL_URL: m.url, STORELOOKUP_SECRET: 'binary-test-secret-0123456789abcdef' }
+    const sync = Bun.spawnSync([binary, 'sync'], { env, stdout: 'pipe', stderr: 'pipe' })
+    expect(sync.stderr.toString()).toBe('')
+    expect(sync.stdout.toString()).toStartWith('sync ok: full load')
+    const port = 42_000 + Math.floor(Math.random() * 1000)
+    const proc = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1'], { env, stdout: 'pipe', stderr: 'pipe' })
+    const health = (await (await waitFor(`http://127.0.0.1:${port}/health`)).json()) as any
+    expect(health.status).toBe('ok')
+    const key = benchKey(2)
+    const RANGE = { from_date: '2024-01-01', to_date: '2026-12-31' }
+    const dealer = (await (await post(port, '/listing/dealer', key, { ...RANGE, sap_code: 'SAP000002' })).json()) as any
+    expect(dealer.returned).toBeGreaterThan(0)
+    const storelookup = dealer.data[0].storelookup
+    const answers = await Promise.all([
+      post(port, '/listing/listingtiles', key, { ...RANGE, limit: 5 }),
+      post(port, '/listing/employee', key, { ...RANGE, emp_code: 'EMP00001' }),
+      post(port, '/listing/daywise', key, { ...RANGE, storelookup }),
+      post(port, '/listing/calls', key, { ...RANGE, storelookup }),
+      post(port, '/products/filter', key, {}),
+    ])
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
+    expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200)
+    proc.kill('SIGTERM')
+    expect(await proc.exited).toBe(0)
+  }, 60_000)
+})
