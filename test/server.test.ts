@@ -84,3 +84,23 @@ describe('the HTTP server', () => {
     expect(r.status).toBe(200)
   })
 })
+
+describe('/metrics', () => {
+  test('counts requests by endpoint and status, in Prometheus text, with no data or keys', async () => {
+    await fetch(`http://127.0.0.1:${server.port}/listing/dealer`, { method: 'POST', headers: { 'x-api-key': TEST_KEYS.acme }, body: BODY })
+    await fetch(`http://127.0.0.1:${server.port}/listing/dealer`, { method: 'POST', body: BODY })
+    await fetch(`http://127.0.0.1:${server.port}/some/random/path`)
+    const res = await fetch(`http://127.0.0.1:${server.port}/metrics`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/plain')
+    const text = await res.text()
+    expect(text).toMatch(/listing_api_requests_total\{endpoint="\/listing\/dealer",status="200"\} [1-9]/)
+    expect(text).toMatch(/listing_api_requests_total\{endpoint="\/listing\/dealer",status="401"\} 1/)
+    expect(text).toMatch(/listing_api_requests_total\{endpoint="other",status="404"\} [1-9]/)
+    expect(text).toContain('listing_api_request_duration_seconds_bucket{le="0.005",endpoint="/listing/dealer",status="200"}')
+    expect(text).toContain('# TYPE listing_api_rate_limited_total counter')
+    expect(text).toContain('# TYPE listing_api_data_age_seconds gauge')
+    expect(text).not.toContain(TEST_KEYS.acme)
+    expect(text).not.toContain('Alpha Tiles')
+  })
+})

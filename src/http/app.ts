@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia, ValidationError } from 'elysia'
 import { createLogger } from '../log'
+import { Metrics } from './metrics'
+import { API_PATHS } from './paths'
 import { noteFor } from './accessLog'
 import type { ApiDeps } from './context'
 import { docs } from './docs'
@@ -15,14 +17,7 @@ import { employeeLookup } from './routes/employeeLookup'
 import { health } from './routes/health'
 import { productFilter } from './routes/productFilter'
 
-export const API_PATHS = [
-  '/listing/listingtiles',
-  '/listing/dealer',
-  '/listing/employee',
-  '/listing/daywise',
-  '/listing/calls',
-  '/products/filter',
-] as const
+export { API_PATHS }
 const apiPaths = new Set<string>(API_PATHS)
 
 // decision 10: keep the caller's id when it is at most 128 visible ASCII characters
@@ -36,7 +31,7 @@ export interface ErrorLog {
   error(message: string, fields?: Record<string, unknown>): void
 }
 
-export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')) {
+export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info'), metrics = new Metrics(deps.db)) {
   return new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdOf(request)
@@ -72,6 +67,7 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
     })
     .use(docs())
     .use(health(deps))
+    .get('/metrics', async () => new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }), { detail: { hide: true } })
     .use(callHistory(deps))
     .use(dealerLookup(deps))
     .use(employeeLookup(deps))

@@ -9,6 +9,7 @@ import { noteFor } from './accessLog'
 import { createApp } from './app'
 import type { ApiDeps } from './context'
 import { failure, Message } from './errors'
+import { Metrics } from './metrics'
 
 /** The same request with a URL Elysia parses correctly. */
 export function normalizeRequest(request: Request): Request {
@@ -20,7 +21,8 @@ export function normalizeRequest(request: Request): Request {
 }
 
 export function startServer(deps: ApiDeps, host: string, port: number, log: Logger): Server<undefined> {
-  const app = createApp(deps, log)
+  const metrics = new Metrics(deps.db)
+  const app = createApp(deps, log, metrics)
   return Bun.serve({
     hostname: host,
     port,
@@ -33,12 +35,14 @@ export function startServer(deps: ApiDeps, host: string, port: number, log: Logg
       const request = normalizeRequest(raw)
       const response = await app.handle(request)
       const note = noteFor(request)
+      const path = new URL(request.url).pathname
+      metrics.observe(path, response.status, (performance.now() - started) / 1000)
       // one line a request; the path only (no query string), never a header or the body
       log.info('request', {
         request_id: response.headers.get('x-request-id'),
         integration: note.integration ?? null,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path,
         status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         rows: note.rows ?? null,

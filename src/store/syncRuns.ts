@@ -8,7 +8,15 @@ export interface SyncRun {
   error: string | null
 }
 
-export function lastSyncRuns(db: Store): { last: SyncRun | null; lastOk: SyncRun | null } {
+export function syncRunCounts(db: Store): { result: string; n: number }[] {
+  return db.$client
+    .query<{ result: string; n: number }, []>(
+      "SELECT CASE ok WHEN 1 THEN 'ok' WHEN 0 THEN 'failed' ELSE 'running' END AS result, count(*) AS n FROM sync_runs GROUP BY 1",
+    )
+    .all()
+}
+
+export function lastSyncRuns(db: Store): { last: SyncRun | null; lastOk: SyncRun | null; lastOkStats: { tables?: Record<string, { read: number; written: number }> } | null } {
   const q = (where: string) => {
     const row = db.$client
       .query<{ started_at: string; finished_at: string | null; ok: number | null; error: string | null }, []>(
@@ -17,5 +25,6 @@ export function lastSyncRuns(db: Store): { last: SyncRun | null; lastOk: SyncRun
       .get()
     return row ? { ...row, ok: row.ok === null ? null : row.ok === 1 } : null
   }
-  return { last: q(''), lastOk: q('WHERE ok = 1') }
+  const stats = db.$client.query<{ stats: string | null }, []>('SELECT stats FROM sync_runs WHERE ok = 1 ORDER BY id DESC LIMIT 1').get()?.stats
+  return { last: q(''), lastOk: q('WHERE ok = 1'), lastOkStats: stats ? JSON.parse(stats) : null }
 }
