@@ -329,3 +329,40 @@ describe('calls that change shape', () => {
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
   }, 60_000)
 })
+
+describe('stopping', () => {
+  test('stopping the schedule mid-run rolls the run back and returns promptly', async () => {
+    const { createServer, connect } = await import('node:net')
+    const { startSyncSchedule } = await import('../src/sync/schedule')
+    const target = new URL(m.url)
+    // a master that answers the handshake, then stalls: the run is in progress for as long as we like
+    let budget = Infinity
+    const proxy = createServer((client) => {
+      const upstream = connect(Number(target.port || 3306), target.hostname)
+      client.pipe(upstream)
+      upstream.on('data', (chunk: Buffer) => {
+        budget -= chunk.length
+        if (budget >= 0) client.write(chunk)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const proxied = new URL(m.url)
+    proxied.hostname = '127.0.0.1'
+    proxied.port = String((proxy.address() as { port: number }).port)
+    const path = join(dir, 'stopped.sqlite')
+    const logs: string[] = []
+    budget = 20_000 // enough to connect and start the snapshot, not to finish
+    const schedule = startSyncSchedule(path, proxied.toString(), 60, { info: (msg) => logs.push(msg), error: (msg) => logs.push(msg) })
+    await Bun.sleep(1500)
+    const t0 = Date.now()
+    await schedule.stop()
+    expect(Date.now() - t0).toBeLessThan(5000)
+    proxy.close()
+    expect(logs).toEqual(['sync stopped and rolled back'])
+    const db = openStore(path)
+    expect((db.$client.query('SELECT count(*) AS n FROM calls').get() as any).n).toBe(0)
+    expect(db.$client.query('SELECT ok, error IS NOT NULL AS failed FROM sync_runs').all()).toEqual([{ ok: 0, failed: 1 }])
+  }, 60_000)
+})
