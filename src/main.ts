@@ -22,10 +22,13 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   serve: { usage: 'serve', about: 'Serve the API from the read store at DB_PATH (and sync every SYNC_INTERVAL seconds when set).' },
   sync: { usage: 'sync', about: 'Copy the master at MYSQL_URL into the read store at DB_PATH once, then exit (non-zero on failure).' },
   migrate: { usage: 'migrate', about: 'Create or upgrade the read store at DB_PATH, then exit.' },
-  demo: { usage: 'demo', about: 'Serve a read store seeded with demo data and print a demo API key.' },
+  demo: {
+    usage: 'demo [--db-path FILE]',
+    about: 'Serve a read store seeded with demo data and print a demo API key. In memory, unless --db-path (or DB_PATH) names a file: then it is seeded once and kept, and `keys --demo` manages its keys.',
+  },
   keys: {
-    usage: 'keys create --name NAME | keys list | keys revoke --id N',
-    about: "Manage API keys in the master's api_integrations (MYSQL_URL). A new key is printed once; only its SHA-256 is stored. Changes reach the API at the next sync.",
+    usage: 'keys create --name NAME | keys list | keys revoke --id N   [--demo]',
+    about: "Manage API keys in the master's api_integrations (MYSQL_URL). A new key is printed once; only its SHA-256 is stored. Changes reach the API at the next sync. With --demo, the keys of the demo read store at DB_PATH instead, effective at once.",
   },
   version: { usage: 'version', about: 'Print the version.' },
   help: { usage: 'help [command]', about: 'Show help.' },
@@ -58,7 +61,7 @@ async function main(argv: string[]): Promise<void> {
     case 'serve':
       return serve(config, log)
     case 'demo':
-      return demo(config, log)
+      return demo(config, log, flags.has('--db-path') || !!process.env.DB_PATH)
     case 'sync':
       return sync(config)
     case 'migrate': {
@@ -85,9 +88,10 @@ function serve(config: Config, log: Logger): void {
   })
 }
 
-function demo(config: Config, log: Logger): void {
-  const db = openStore(':memory:')
-  seedDemo(db)
+function demo(config: Config, log: Logger, onFile: boolean): void {
+  const db = openStore(onFile ? config.dbPath : ':memory:')
+  // a demo store on file is seeded once, so keys made for it with `keys --demo` survive restarts
+  if (!onFile || (db.$client.query('SELECT count(*) AS n FROM integrations').get() as { n: number }).n === 0) seedDemo(db)
   const deps = { db, storelookup: createStorelookup(config.storelookupSecret ?? DEMO_SECRET), imageBaseUrl: config.imageBaseUrl || DEMO_IMAGE_BASE, rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst), staleAfterSeconds: config.staleAfter, expectSync: false }
   const server = startServer(deps, config.host, config.port, log)
   const base = `http://localhost:${server.port}`
@@ -113,6 +117,7 @@ async function sync(config: Config): Promise<void> {
 }
 
 async function keys(config: Config, args: string[], flags: Map<string, string>): Promise<void> {
+  if (flags.has('--demo')) return demoKeys(config, args, flags)
   const master = await connectMaster(requireMysqlUrl(config.mysqlUrl))
   try {
     switch (args[0]) {
@@ -142,6 +147,37 @@ async function keys(config: Config, args: string[], flags: Map<string, string>):
     }
   } finally {
     await master.end()
+  }
+}
+
+/** keys --demo: the same commands on the demo read store's own integrations table. */
+function demoKeys(config: Config, args: string[], flags: Map<string, string>): void {
+  checkWritable(config.dbPath)
+  const db = openStore(config.dbPath).$client
+  try {
+    switch (args[0]) {
+      case 'create': {
+        const name = flags.get('--name')
+        if (!name || name === 'true') throw new ConfigError('keys create needs --name NAME')
+        const key = newApiKey()
+        const id = db.prepare("INSERT INTO integrations (name, key_sha256, is_active, created_at) VALUES (?, ?, 1, datetime('now'))").run(name, sha256Hex(key)).lastInsertRowid
+        return void console.log(`created demo integration ${id} "${name}"; its API key, shown only now:\n${key}`)
+      }
+      case 'list': {
+        const rows = db.query('SELECT id, name, is_active, created_at FROM integrations ORDER BY id').all() as { id: number; name: string; is_active: number; created_at: string }[]
+        return void console.log(['id\tactive\tcreated\t\t\tname', ...rows.map((r) => `${r.id}\t${r.is_active ? 'yes' : 'no'}\t${r.created_at}\t${r.name}`)].join('\n'))
+      }
+      case 'revoke': {
+        const id = Number(flags.get('--id'))
+        if (!Number.isInteger(id) || id < 1) throw new ConfigError('keys revoke needs --id N')
+        if (db.prepare('UPDATE integrations SET is_active = 0 WHERE id = ?').run(id).changes === 0) throw new ConfigError(`no integration with id ${id}`)
+        return void console.log(`revoked demo integration ${id}`)
+      }
+      default:
+        throw new ConfigError(`usage: listing-api ${COMMANDS.keys.usage}`)
+    }
+  } finally {
+    db.close()
   }
 }
 

@@ -140,3 +140,31 @@ describe('serve', () => {
     expect(everything).not.toContain(TEST_KEYS.beta)
   }, 30_000)
 })
+
+describe('demo keys', () => {
+  test('keys --demo creates and revokes keys of a demo store on file, effective at once', async () => {
+    const path = join(dir, 'demo.sqlite')
+    const port = 43_000 + Math.floor(Math.random() * 1000)
+    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'demo', '--db-path', path, '--port', String(port), '--host', '127.0.0.1'], { stdout: 'pipe', stderr: 'pipe' })
+    for (let i = 0; i < 100; i++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/health`)
+        break
+      } catch {
+        await Bun.sleep(50)
+      }
+    }
+    const created = await cli(['keys', 'create', '--demo', '--name', 'Trial partner', '--db-path', path])
+    expect(created.code).toBe(0)
+    const key = created.stdout.trim().split('\n').pop()!
+    const ask = () => fetch(`http://127.0.0.1:${port}/products/filter`, { method: 'POST', headers: { 'x-api-key': key }, body: '{}' })
+    const ok = (await (await ask()).json()) as any
+    expect(ok.user).toBe('Trial partner')
+    const id = /integration (\d+)/.exec(created.stdout)![1]
+    expect((await cli(['keys', 'list', '--demo', '--db-path', path])).stdout).toContain(`${id}\tyes\t`)
+    expect((await cli(['keys', 'revoke', '--demo', '--id', id, '--db-path', path])).code).toBe(0)
+    expect((await ask()).status).toBe(401)
+    proc.kill('SIGTERM')
+    expect(await proc.exited).toBe(0)
+  }, 30_000)
+})
