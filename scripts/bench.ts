@@ -1,0 +1,234 @@
+// bun run bench: production-scale benchmark, side by side in one run.
+// Builds (or reuses) a master at --scale with the generator, syncs it, starts
+// the server, and measures each scenario with wrk (64 connections, 10 s after a
+// warm-up, bodies rotating over many stores, dealers and filters) against:
+//   ours     the service (bun src/main.ts serve, no response cache)
+//   ceiling  a bare Bun.serve that parses the request and returns that
+//            scenario's response bytes from memory
+//   legacy   the same requests answered straight from MariaDB with COUNT(*)
+//            plus LIMIT/OFFSET on the master's tables (scripts/bench/legacy.ts)
+// Writes docs/benchmarks.md.
+//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--only name,name] [--skip-legacy]
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseFlags } from '../src/config'
+import { openStore } from '../src/store/open'
+import { createStorelookup } from '../src/storelookup'
+import { connectMaster, queryRows } from '../src/sync/master'
+import { benchKey, seedMaster } from './seed-master'
+
+const { flags } = parseFlags(process.argv.slice(2))
+const scale = Number(flags.get('--scale') ?? 1)
+const duration = Number(flags.get('--duration') ?? 10)
+const only = flags.get('--only')?.split(',')
+const url = flags.get('--url') ?? (scale === 1 ? 'mysql://root@127.0.0.1:3306/bench1' : `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`)
+const dbPath = flags.get('--db-path') ?? `/tmp/listing-bench-sync-${scale}.sqlite`
+const SECRET = 'bench-storelookup-secret-0123456789abcdef'
+const KEY = benchKey(2)
+const INTEGRATION_ID = 2
+const PORTS = { ours: 18_081, ceiling: 18_082, legacy: 18_083 }
+const work = '/tmp/listing-bench-work'
+mkdirSync(work, { recursive: true })
+
+// 1. master and read store
+const master = await (async () => {
+  const target = new URL(url)
+  const admin = await connectMaster(`${target.protocol}//${target.username ? `${target.username}@` : ''}${target.host}/`)
+  await admin.query(`CREATE DATABASE IF NOT EXISTS ${target.pathname.slice(1)}`)
+  await admin.end()
+  return connectMaster(url)
+})()
+if (!flags.has('--reuse')) {
+  await seedMaster(master, { scale, seed: 1, log: (m) => console.log(`seeding ${m}...`) })
+  for (const s of ['', '-wal', '-shm']) rmSync(`${dbPath}${s}`, { force: true })
+}
+if (!flags.has('--reuse') || !existsSync(dbPath)) {
+  const sync = Bun.spawnSync([process.execPath, 'src/main.ts', 'sync', '--db-path', dbPath, '--mysql-url', url], { stdout: 'inherit', stderr: 'inherit' })
+  if (sync.exitCode !== 0) throw new Error('sync failed')
+}
+
+// 2. request bodies for each scenario, from the data itself
+const store = openStore(dbPath, { readonly: true, migrate: false })
+const q = <T>(sql: string) => store.$client.query(sql).all() as T[]
+const storelookup = createStorelookup(SECRET)
+const stores = q<{ website_id: number; sap_code: string }>('SELECT website_id, sap_code FROM stores WHERE visible = 1 ORDER BY website_id').filter((_, i) => i % 20 === 0).slice(0, 500)
+const dealers = [...new Set(stores.map((s) => s.sap_code))]
+const employees = q<{ emp_code: string }>(`SELECT e.emp_code FROM employee_dealers e JOIN employees x ON x.emp_code = e.emp_code AND x.is_active = 1
+  GROUP BY e.emp_code HAVING count(*) BETWEEN 9 AND 11 ORDER BY e.emp_code LIMIT 200`).map((r) => r.emp_code)
+const colours = q<{ color: string; finish: string }>("SELECT DISTINCT color, finish FROM products WHERE status = 1 AND color IS NOT NULL AND finish IS NOT NULL").slice(0, 40)
+const lastDay = (store.$client.query('SELECT max(day) AS d FROM call_days').get() as { d: string }).d
+const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+const YEAR = { from_date: shift(lastDay, -364), to_date: lastDay }
+const months = Array.from({ length: 12 }, (_, i) => {
+  const start = new Date(Date.UTC(+lastDay.slice(0, 4), +lastDay.slice(5, 7) - 2 - i, 1))
+  const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0))
+  return { from_date: start.toISOString().slice(0, 10), to_date: end.toISOString().slice(0, 10) }
+})
+const token = (websiteId: number) => storelookup.seal(INTEGRATION_ID, websiteId)
+const yearTotal = Number((store.$client.query(`SELECT (SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute <= '${YEAR.to_date} 23:59' ORDER BY minute DESC LIMIT 1)
+  - coalesce((SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute < '${YEAR.from_date} 00:00' ORDER BY minute DESC LIMIT 1), 0) AS n`).get() as { n: number }).n)
+const lastPage = Math.ceil(yearTotal / 50)
+const range = (n: number) => Array.from({ length: n }, (_, i) => i)
+
+interface Scenario {
+  name: string
+  path: string
+  rows: boolean // returns rows: held to 50% of the ceiling
+  ours: object[]
+  legacy: object[]
+}
+const scenarios: Scenario[] = [
+  { name: 'call history, one month, no filter', path: '/listing/listingtiles', rows: true,
+    ours: range(240).map((i) => ({ ...months[i % 12], page: 1 + Math.floor(i / 12) })), legacy: [] },
+  { name: 'call history, one day, no filter', path: '/listing/listingtiles', rows: true,
+    ours: range(240).map((i) => ({ from_date: shift(lastDay, -i), to_date: shift(lastDay, -i) })), legacy: [] },
+  { name: 'call history, one year, by sap_code', path: '/listing/listingtiles', rows: true,
+    ours: dealers.map((sap_code) => ({ ...YEAR, sap_code })), legacy: [] },
+  { name: 'call history, one year, substatus missed', path: '/listing/listingtiles', rows: true,
+    ours: range(240).map((i) => ({ ...YEAR, substatus: 'missed', page: 1 + i * 17 })), legacy: [] },
+  { name: 'call history, one year, last pages', path: '/listing/listingtiles', rows: true,
+    ours: range(100).map((i) => ({ ...YEAR, page: lastPage - i })), legacy: [] },
+  { name: 'dealer lookup, one year', path: '/listing/dealer', rows: false, ours: dealers.map((sap_code) => ({ ...YEAR, sap_code })), legacy: [] },
+  { name: 'employee lookup, ten dealers, one year', path: '/listing/employee', rows: false, ours: employees.map((emp_code) => ({ ...YEAR, emp_code })), legacy: [] },
+  { name: 'employee lookup, ten dealers, one week', path: '/listing/employee', rows: false,
+    ours: employees.map((emp_code) => ({ from_date: shift(lastDay, -6), to_date: lastDay, emp_code })), legacy: [] },
+  { name: 'employee lookup, 150 dealers, one year', path: '/listing/employee', rows: false, ours: [{ ...YEAR, emp_code: 'EMP00001' }], legacy: [] },
+  { name: 'day-wise, 366 days', path: '/listing/daywise', rows: true,
+    ours: stores.map((s) => ({ from_date: shift(lastDay, -365), to_date: lastDay, storelookup: token(s.website_id), limit: 366 })), legacy: [] },
+  { name: 'call log, one year, 500 rows', path: '/listing/calls', rows: true,
+    ours: stores.map((s) => ({ ...YEAR, storelookup: token(s.website_id), limit: 500 })), legacy: [] },
+  { name: 'product filter, no filter', path: '/products/filter', rows: true, ours: range(50).map((i) => ({ page: 1 + i })), legacy: [] },
+  { name: 'product filter, two filters', path: '/products/filter', rows: true, ours: colours.map((c) => ({ color: c.color, finish: c.finish })), legacy: [] },
+]
+// the legacy service took a store id where we take a storelookup
+for (const s of scenarios) {
+  s.legacy = s.ours.map((b: any) => {
+    if (!b.storelookup) return b
+    const { storelookup: t, ...rest } = b
+    return { ...rest, website_id: storelookup.open(INTEGRATION_ID, t) }
+  })
+}
+const selected = scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))
+
+// 3. servers
+const ours = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(PORTS.ours), '--host', '127.0.0.1'], {
+  env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' },
+  stdout: 'inherit',
+  stderr: 'inherit',
+})
+const ceilingBytes = new Map<string, Uint8Array>()
+const ceiling = Bun.serve({
+  port: PORTS.ceiling,
+  hostname: '127.0.0.1',
+  async fetch(request) {
+    await request.json() // parse the same request
+    return new Response(ceilingBytes.get(request.headers.get('x-scenario') ?? ''), { headers: { 'content-type': 'application/json; charset=utf-8' } })
+  },
+})
+// its own process, like the service: the two servers must not share an event loop with this one
+const legacy = flags.has('--skip-legacy') ? undefined : Bun.spawn([process.execPath, 'scripts/bench/legacy.ts', url, String(PORTS.legacy)], { stdout: 'inherit', stderr: 'inherit' })
+for (let i = 0; i < 100; i++) {
+  try {
+    await fetch(`http://127.0.0.1:${PORTS.ours}/health`)
+    break
+  } catch {
+    await Bun.sleep(100)
+  }
+}
+
+const call = (port: number, path: string, body: object, scenario = '') =>
+  fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-scenario': scenario }, body: JSON.stringify(body) })
+
+interface Result {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+// wrk runs as its own process while this one keeps serving the ceiling and legacy servers
+async function wrk(port: number, s: Scenario, bodies: object[], seconds: number): Promise<Result> {
+  const file = join(work, `${s.name.replace(/\W+/g, '_')}-${port}.txt`)
+  writeFileSync(file, bodies.map((b) => JSON.stringify(b)).join('\n'))
+  const args = ['-t2', '-c64', `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', 'scripts/bench/rotate.lua', `http://127.0.0.1:${port}`, '--', file, s.path, s.name, KEY]
+  const proc = Bun.spawn(['wrk', ...args], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  const ms = (label: string) => {
+    const m = new RegExp(`\\s${label}\\s+([\\d.]+)(us|ms|s)`).exec(out)
+    if (!m) return NaN
+    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1)
+  }
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)
+  if (!/Requests\/sec/.test(out) || / 0 requests/.test(out)) console.error(`wrk on port ${port} for ${s.name}:\n${out}`)
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p50: ms('50%'), p99: ms('99%'), errors: errors ? Number(errors[1]) : 0 }
+}
+
+async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < Math.min(200, bodies.length * 4); i++) {
+    const t0 = performance.now()
+    await (await call(port, s.path, bodies[i % bodies.length], s.name)).arrayBuffer()
+    times.push(performance.now() - t0)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(times.length / 2)]
+}
+
+// 4. measure
+const rows: string[] = []
+const results: Record<string, { ours: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
+for (const s of selected) {
+  const sample = await call(PORTS.ours, s.path, s.ours[0])
+  const bytes = new Uint8Array(await sample.arrayBuffer())
+  if (sample.status !== 200) throw new Error(`${s.name}: ${sample.status} ${new TextDecoder().decode(bytes)}`)
+  ceilingBytes.set(s.name, bytes)
+  await wrk(PORTS.ours, s, s.ours, 3) // warm the caches before the unloaded median too
+  const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
+  await wrk(PORTS.ours, s, s.ours, 3) // warm-up
+  const o = await wrk(PORTS.ours, s, s.ours, duration)
+  await wrk(PORTS.ceiling, s, s.ours, 2)
+  const c = await wrk(PORTS.ceiling, s, s.ours, duration)
+  const l = legacy ? await wrk(PORTS.legacy, s, s.legacy, duration) : undefined
+  results[s.name] = { ours: o, ceiling: c, legacy: l, unloaded, bytes: bytes.length }
+  const line = `| ${s.name} | ${(bytes.length / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${((o.rps / c.rps) * 100).toFixed(0)}% | ${l ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : 'not run'} |${o.errors ? ` ${o.errors} errors` : ''}`
+  rows.push(line)
+  console.log(line)
+}
+const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${ours.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+ours.kill('SIGTERM')
+await ours.exited
+ceiling.stop(true)
+legacy?.kill()
+
+// 5. sizes and report
+const storeBytes = statSync(dbPath).size
+const [{ masterBytes }] = await queryRows<{ masterBytes: number }>(master, 'SELECT sum(data_length + index_length) AS masterBytes FROM information_schema.tables WHERE table_schema = DATABASE()')
+await master.end()
+const header = `| Scenario | Response | Ours req/s | p50 ms | p99 ms | Unloaded median ms | Ceiling req/s | Ours / ceiling | Legacy req/s |
+|---|---|---|---|---|---|---|---|---|`
+const ratio = (a: string, b: string) => results[a] && results[b] ? (results[a].unloaded / results[b].unloaded).toFixed(2) : 'n/a'
+const summary = [
+  `Server peak RSS over the run: ${hwm.toFixed(0)} MB.`,
+  `Read store on disk: ${(storeBytes / 1e9).toFixed(2)} GB; master data and indexes: ${(Number(masterBytes) / 1e9).toFixed(2)} GB (${(storeBytes / Number(masterBytes)).toFixed(2)}×).`,
+  `Last page against first pages of a one-year range (unloaded medians): ${ratio('call history, one year, last pages', 'call history, one month, no filter')}× (first pages measured on one-month ranges).`,
+  `One year against one day: ${ratio('call history, one month, no filter', 'call history, one day, no filter')}× (one month) — see the rows above for one year by sap_code and by substatus.`,
+  `Employee lookup, one year against one week: ${ratio('employee lookup, ten dealers, one year', 'employee lookup, ten dealers, one week')}×.`,
+]
+const report = `# Benchmarks
+
+Date: ${new Date().toISOString().slice(0, 10)}. Machine: 2 cores, 24 GiB, shared with wrk and MariaDB.
+Scale ${scale} (${scale === 1 ? '20 million calls, 7 million listing rows' : `${scale} of production`}).
+Reproduce: \`bun scripts/bench.ts --scale ${scale}${flags.has('--reuse') ? ' --reuse' : ''}\`.
+wrk: 2 threads, 64 connections, ${duration} s per measurement after a warm-up; bodies rotate over many stores, dealers and filters.
+No response cache. "Unloaded median" is 200 sequential requests, one at a time.
+
+${header}
+${rows.join('\n')}
+
+${summary.map((l) => `- ${l}`).join('\n')}
+`
+mkdirSync('docs', { recursive: true })
+writeFileSync('docs/benchmarks.md', report)
+console.log(`\n${summary.join('\n')}\nwrote docs/benchmarks.md`)
+process.exit(0)
