@@ -12,7 +12,8 @@ import { createLogger, type Logger } from './log'
 import { openStore } from './store/open'
 import { createStorelookup } from './storelookup'
 import { sha256Hex } from './http/auth'
-import { connectMaster, queryRows } from './sync/master'
+import { masterKeyRegistry } from './sync/integrations'
+import { storeKeyRegistry } from './store/integrations'
 import { runSync } from './sync/run'
 import { startSyncSchedule } from './sync/schedule'
 
@@ -117,67 +118,34 @@ async function sync(config: Config): Promise<void> {
 }
 
 async function keys(config: Config, args: string[], flags: Map<string, string>): Promise<void> {
-  if (flags.has('--demo')) return demoKeys(config, args, flags)
-  const master = await connectMaster(requireMysqlUrl(config.mysqlUrl))
+  const demo = flags.has('--demo')
+  if (demo) checkWritable(config.dbPath)
+  const registry = demo ? storeKeyRegistry(config.dbPath) : await masterKeyRegistry(requireMysqlUrl(config.mysqlUrl))
+  const what = demo ? 'demo integration' : 'integration'
   try {
     switch (args[0]) {
       case 'create': {
         const name = flags.get('--name')
         if (!name || name === 'true') throw new ConfigError('keys create needs --name NAME')
         const key = newApiKey()
-        const [result] = (await master.query('INSERT INTO api_integrations (name, api_key_sha256, is_active) VALUES (?, ?, 1)', [name, sha256Hex(key)])) as unknown as [{ insertId: number }]
-        console.log(`created integration ${result.insertId} "${name}"; its API key, shown only now:\n${key}`)
-        return
+        const id = await registry.create(name, sha256Hex(key))
+        return void console.log(`created ${what} ${id} "${name}"; its API key, shown only now:\n${key}`)
       }
       case 'list': {
-        const rows = await queryRows<{ id: number; name: string; is_active: number; created_at: string }>(master, 'SELECT id, name, is_active, created_at FROM api_integrations ORDER BY id')
-        console.log(['id\tactive\tcreated\t\t\tname', ...rows.map((r) => `${r.id}\t${r.is_active ? 'yes' : 'no'}\t${r.created_at}\t${r.name}`)].join('\n'))
-        return
-      }
-      case 'revoke': {
-        const id = Number(flags.get('--id'))
-        if (!Number.isInteger(id) || id < 1) throw new ConfigError('keys revoke needs --id N')
-        const [result] = (await master.query('UPDATE api_integrations SET is_active = 0 WHERE id = ?', [id])) as unknown as [{ affectedRows: number }]
-        if (result.affectedRows === 0) throw new ConfigError(`no integration with id ${id}`)
-        console.log(`revoked integration ${id}; the key stops working at the next sync`)
-        return
-      }
-      default:
-        throw new ConfigError(`usage: listing-api ${COMMANDS.keys.usage}`)
-    }
-  } finally {
-    await master.end()
-  }
-}
-
-/** keys --demo: the same commands on the demo read store's own integrations table. */
-function demoKeys(config: Config, args: string[], flags: Map<string, string>): void {
-  checkWritable(config.dbPath)
-  const db = openStore(config.dbPath).$client
-  try {
-    switch (args[0]) {
-      case 'create': {
-        const name = flags.get('--name')
-        if (!name || name === 'true') throw new ConfigError('keys create needs --name NAME')
-        const key = newApiKey()
-        const id = db.prepare("INSERT INTO integrations (name, key_sha256, is_active, created_at) VALUES (?, ?, 1, datetime('now'))").run(name, sha256Hex(key)).lastInsertRowid
-        return void console.log(`created demo integration ${id} "${name}"; its API key, shown only now:\n${key}`)
-      }
-      case 'list': {
-        const rows = db.query('SELECT id, name, is_active, created_at FROM integrations ORDER BY id').all() as { id: number; name: string; is_active: number; created_at: string }[]
+        const rows = await registry.list()
         return void console.log(['id\tactive\tcreated\t\t\tname', ...rows.map((r) => `${r.id}\t${r.is_active ? 'yes' : 'no'}\t${r.created_at}\t${r.name}`)].join('\n'))
       }
       case 'revoke': {
         const id = Number(flags.get('--id'))
         if (!Number.isInteger(id) || id < 1) throw new ConfigError('keys revoke needs --id N')
-        if (db.prepare('UPDATE integrations SET is_active = 0 WHERE id = ?').run(id).changes === 0) throw new ConfigError(`no integration with id ${id}`)
-        return void console.log(`revoked demo integration ${id}`)
+        if (!(await registry.revoke(id))) throw new ConfigError(`no integration with id ${id}`)
+        return void console.log(`revoked ${what} ${id}; the key stops working ${registry.takesEffect}`)
       }
       default:
         throw new ConfigError(`usage: listing-api ${COMMANDS.keys.usage}`)
     }
   } finally {
-    db.close()
+    await registry.close()
   }
 }
 

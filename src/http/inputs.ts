@@ -118,9 +118,9 @@ export function pageOf(input: { page?: IntInput; limit?: IntInput }, defaultLimi
   return { page, limit, offset: (page - 1) * limit }
 }
 
-export function pagingOf(total: number, { page, limit }: Page, returned: number) {
+export function pagingOf(total: number, { page, limit }: Page) {
   const totalPages = Math.ceil(total / limit)
-  return { totalPages, hasMore: page < totalPages, returned }
+  return { totalPages, hasMore: page < totalPages }
 }
 
 export interface DateRange {

@@ -124,7 +124,7 @@ export async function runSync(client: Database, mysqlUrl: string, options: SyncO
       if (newest !== null) writer.setMeta(`watermark:${name}`, newest)
     }
     phase('large-tables')
-    Bun.gc(true) // the streamed rows are garbage now; collect before the sorts take their memory
+    if (full) Bun.gc(true) // millions of streamed rows are garbage now; collect before the sorts take their memory
 
     let repaired = 0
     if (full) {

@@ -108,7 +108,7 @@ export const callHistory = (deps: ApiDeps) =>
         data = set.page(page.offset, page.limit, 'history')
       }
       if (total === 0) throw new ApiError(404, Message.noRecord)
-      const { totalPages, hasMore } = pagingOf(total, page, data.length)
+      const { totalPages, hasMore } = pagingOf(total, page)
       if (page.page > totalPages) throw new ApiError(404, Message.pageOutOfRange)
 
       return {

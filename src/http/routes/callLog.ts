@@ -74,7 +74,7 @@ export const callLog = (deps: ApiDeps) =>
       const cls = callClassOf(body.substatus)
       const set = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
       const data = set.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
-      const { totalPages, hasMore } = pagingOf(set.total, page, data.length)
+      const { totalPages, hasMore } = pagingOf(set.total, page)
       return {
         code: 200 as const,
         status: true as const,

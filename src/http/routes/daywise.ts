@@ -53,7 +53,7 @@ export const daywise = (deps: ApiDeps) =>
       const store = resolveStorelookup(deps, integration.id, body.storelookup)
       const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
       const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
-      const { totalPages, hasMore } = pagingOf(total, page, data.length)
+      const { totalPages, hasMore } = pagingOf(total, page)
       return {
         code: 200 as const,
         status: true as const,

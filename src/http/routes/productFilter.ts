@@ -80,7 +80,7 @@ export const productFilter = (deps: ApiDeps) =>
         status: 1 as const,
         images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
       }))
-      const { totalPages, hasMore } = pagingOf(total, page, data.length)
+      const { totalPages, hasMore } = pagingOf(total, page)
       return {
         code: 200 as const,
         status: true as const,
