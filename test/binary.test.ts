@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchKey, seedMaster } from '../scripts/seed-master'
+import { waitForServer } from './helpers'
 import { throwawayMaster } from './mariadb'
 
 const work = mkdtempSync(join(tmpdir(), 'listing-binary-'))
@@ -22,17 +23,6 @@ afterAll(async () => {
   await m?.drop()
 })
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      return await fetch(url)
-    } catch {
-      await Bun.sleep(50)
-    }
-  }
-  throw new Error(`${url} never answered`)
-}
-
 const post = (port: number, path: string, key: string, body: object) =>
   fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(body) })
 
@@ -42,7 +32,7 @@ describe('the compiled binary', () => {
     copyFileSync(binary, join(empty, 'listing-api'))
     const port = 41_000 + Math.floor(Math.random() * 1000)
     const proc = Bun.spawn(['./listing-api', 'demo', '--port', String(port), '--host', '127.0.0.1'], { cwd: empty, stdout: 'pipe', stderr: 'pipe', env: { PATH: '/usr/bin:/bin' } })
-    await waitFor(`http://127.0.0.1:${port}/health`)
+    await waitForServer(`http://127.0.0.1:${port}/health`)
     const reader = proc.stdout.getReader()
     let out = ''
     while (!out.includes('API key')) out += new TextDecoder().decode((await reader.read()).value)
@@ -66,7 +56,7 @@ describe('the compiled binary', () => {
     expect(sync.stdout.toString()).toStartWith('sync ok: full load')
     const port = 42_000 + Math.floor(Math.random() * 1000)
     const proc = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1'], { env, stdout: 'pipe', stderr: 'pipe' })
-    const health = (await (await waitFor(`http://127.0.0.1:${port}/health`)).json()) as any
+    const health = (await (await waitForServer(`http://127.0.0.1:${port}/health`)).json()) as any
     expect(health.status).toBe('ok')
     const key = benchKey(2)
     const RANGE = { from_date: '2024-01-01', to_date: '2026-12-31' }

@@ -1,7 +1,7 @@
 // POST /listing/listingtiles against the test fixtures (db/fixtures/test.ts):
 // every field, every rule of spec 4.1 and decisions 11-15, the error table row by row.
 import { describe, expect, test } from 'bun:test'
-import { post, testApp, tokenFor } from './helpers'
+import { expectFailure, post, testApp, tokenFor } from './helpers'
 
 const t = testApp()
 const PATH = '/listing/listingtiles'
@@ -9,10 +9,7 @@ const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
 const history = (body: Record<string, unknown>) => post(t, PATH, body)
 const ids = (r: { json: any }) => r.json.data.map((c: any) => c.call_log_id)
 
-async function fails(body: unknown, code: number, message: string) {
-  const r = await post(t, PATH, body)
-  expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
-}
+const fails = (body: unknown, code: number, message: string) => expectFailure(t, PATH, body, code, message)
 
 describe('a call record', () => {
   test('has every field of spec 2.1, derived as master-contract §2 says', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { seedTest, TEST_KEYS } from '../db/fixtures/test'
 import { newApiKey, plausibleApiKey } from '../src/keys'
 import { openStore } from '../src/store/open'
-import { post, testApp } from './helpers'
+import { post, testApp, waitForServer } from './helpers'
 
 const dir = mkdtempSync(join(tmpdir(), 'listing-cli-'))
 const SECRET = 'cli-test-secret-0123456789abcdef0123'
@@ -86,14 +86,7 @@ describe('serve', () => {
       stdout: 'pipe',
       stderr: 'pipe',
     })
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`http://127.0.0.1:${port}/health`)
-        break
-      } catch {
-        await Bun.sleep(50)
-      }
-    }
+    await waitForServer(`http://127.0.0.1:${port}/health`)
     return { proc, port }
   }
 
@@ -146,14 +139,7 @@ describe('demo keys', () => {
     const path = join(dir, 'demo.sqlite')
     const port = 43_000 + Math.floor(Math.random() * 1000)
     const proc = Bun.spawn([process.execPath, 'src/main.ts', 'demo', '--db-path', path, '--port', String(port), '--host', '127.0.0.1'], { stdout: 'pipe', stderr: 'pipe' })
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`http://127.0.0.1:${port}/health`)
-        break
-      } catch {
-        await Bun.sleep(50)
-      }
-    }
+    await waitForServer(`http://127.0.0.1:${port}/health`)
     const created = await cli(['keys', 'create', '--demo', '--name', 'Trial partner', '--db-path', path])
     expect(created.code).toBe(0)
     const key = created.stdout.trim().split('\n').pop()!

@@ -4,6 +4,7 @@ import { seedTest, TEST_IMAGE_BASE, TEST_KEYS, TEST_SECRET } from '../db/fixture
 import { createApp } from '../src/http/app'
 import type { ApiDeps } from '../src/http/context'
 import { RateLimiter } from '../src/http/rateLimit'
+import { expect } from 'bun:test'
 import { openStore, type Store } from '../src/store/open'
 import { createStorelookup } from '../src/storelookup'
 
@@ -19,6 +20,8 @@ interface RateOptions {
   rateLimitPerMin?: number
   burst?: number
   now?: () => number
+  staleAfterSeconds?: number
+  expectSync?: boolean
 }
 
 /** The app in process over a seeded read store, collecting what it logs as errors. */
@@ -28,8 +31,8 @@ export function appOver(db: Store, secret: string, imageBaseUrl: string, options
     storelookup: createStorelookup(secret),
     imageBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimitPerMin ?? 0, options.burst ?? 100, options.now),
-    staleAfterSeconds: 86_400,
-    expectSync: false,
+    staleAfterSeconds: options.staleAfterSeconds ?? 86_400,
+    expectSync: options.expectSync ?? false,
   }
   const errors: string[] = []
   const app = createApp(deps, { error: (m, f) => errors.push(`${m} ${JSON.stringify(f)}`) })
@@ -59,3 +62,21 @@ export async function post(t: TestApp, path: string, body: unknown, headers: Rec
 
 /** A storelookup as the Acme integration (id 1) would receive it. */
 export const tokenFor = (t: TestApp, websiteId: number, integrationId = 1) => t.deps.storelookup.seal(integrationId, websiteId)
+
+/** POSTs and expects exactly the failure envelope { code, status: false, message } with that HTTP status. */
+export async function expectFailure(t: TestApp, path: string, body: unknown, code: number, message: string) {
+  const r = await post(t, path, body)
+  expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
+}
+
+/** Waits until a server answers at url (it may still be starting), and returns that answer. */
+export async function waitForServer(url: string): Promise<Response> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      return await fetch(url)
+    } catch {
+      await Bun.sleep(50)
+    }
+  }
+  throw new Error(`${url} never answered`)
+}

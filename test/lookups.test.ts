@@ -1,16 +1,13 @@
 // Step 1 of listing performance: POST /listing/dealer and /listing/employee
 // (spec 4.2, 4.3, decisions 16-19) against db/fixtures/test.ts.
 import { describe, expect, test } from 'bun:test'
-import { post, testApp, tokenFor } from './helpers'
+import { expectFailure, post, testApp, tokenFor } from './helpers'
 
 const t = testApp()
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
 const ZERO = { total_search: 0, website_clicks: 0, call_clicks: 0, direction_requests: 0, business_bookings: 0 }
 
-async function fails(path: string, body: unknown, code: number, message: string) {
-  const r = await post(t, path, body)
-  expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
-}
+const fails = (path: string, body: unknown, code: number, message: string) => expectFailure(t, path, body, code, message)
 
 // 101 has rows on 01-01 (n=1), 01-02 (2), 01-04 (4), 01-05 (5): total_search is 10n, clicks n+1, n+2, n+3, bookings n%2
 const store101Jan = {

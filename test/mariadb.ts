@@ -23,3 +23,32 @@ export async function throwawayMaster(): Promise<{ url: string; master: Master; 
     },
   }
 }
+
+/**
+ * A TCP proxy in front of the master that lets `budget` bytes of answers
+ * through, then either cuts the connection or stalls it (answers nothing more).
+ */
+export async function masterProxy(masterUrl: string, whenSpent: 'cut' | 'stall') {
+  const { createServer, connect } = await import('node:net')
+  const target = new URL(masterUrl)
+  const state = { budget: Infinity }
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(target.port || 3306), target.hostname)
+    client.pipe(upstream)
+    upstream.on('data', (chunk: Buffer) => {
+      state.budget -= chunk.length
+      if (state.budget >= 0) client.write(chunk)
+      else if (whenSpent === 'cut') {
+        client.destroy()
+        upstream.destroy()
+      }
+    })
+    upstream.on('error', () => client.destroy())
+    client.on('error', () => upstream.destroy())
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  const url = new URL(masterUrl)
+  url.hostname = '127.0.0.1'
+  url.port = String((proxy.address() as { port: number }).port)
+  return { url: url.toString(), state, close: () => proxy.close() }
+}

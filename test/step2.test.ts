@@ -1,16 +1,13 @@
 // Step 2 of listing performance: POST /listing/daywise and /listing/calls
 // (spec 4.4-4.6, decisions 20-23) against db/fixtures/test.ts.
 import { describe, expect, test } from 'bun:test'
-import { post, testApp, tokenFor } from './helpers'
+import { expectFailure, post, testApp, tokenFor } from './helpers'
 
 const t = testApp()
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
 const ZERO = { total_search: 0, website_clicks: 0, call_clicks: 0, direction_requests: 0, business_bookings: 0 }
 
-async function fails(path: string, body: unknown, code: number, message: string) {
-  const r = await post(t, path, body)
-  expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
-}
+const fails = (path: string, body: unknown, code: number, message: string) => expectFailure(t, path, body, code, message)
 
 const dealer101 = (storelookup: string) => ({
   storelookup,

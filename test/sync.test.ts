@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { applyDayOfChanges, dayOfChangesAt, seedMaster } from '../scripts/seed-master'
+import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from '../scripts/seed-master'
 import { openStore, type Store } from '../src/store/open'
 import { runSync } from '../src/sync/run'
-import { throwawayMaster } from './mariadb'
+import { appOver } from './helpers'
+import { masterProxy, throwawayMaster } from './mariadb'
 
 const SCALE = 0.0005 // 10,000 calls, 12 stores
 let m: Awaited<ReturnType<typeof throwawayMaster>>
@@ -62,13 +63,9 @@ describe('sync', () => {
 
 describe('deletes and flags', () => {
   test('hard deletes and soft flags in the small tables reach the API after the next run', async () => {
-    const { createApp } = await import('../src/http/app')
-    const { RateLimiter } = await import('../src/http/rateLimit')
-    const { createStorelookup } = await import('../src/storelookup')
-    const { benchKey } = await import('../scripts/seed-master')
     const db = newStore()
     await runSync(db.$client, m.url)
-    const app = createApp({ db, storelookup: createStorelookup('s'.repeat(32)), imageBaseUrl: 'https://i/', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 86_400, expectSync: false })
+    const { app } = appOver(db, 's'.repeat(32), 'https://i/')
     const ask = async (path: string, body: object, key = benchKey(2)) => {
       const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(body) }))
       return { status: res.status, json: (await res.json()) as any }
@@ -200,13 +197,9 @@ describe('time zones', () => {
 
 describe('health and a running server', () => {
   test('/health reports the last run; a server sees a sync made by another process on its next request', async () => {
-    const { createApp } = await import('../src/http/app')
-    const { RateLimiter } = await import('../src/http/rateLimit')
-    const { createStorelookup } = await import('../src/storelookup')
-    const { benchKey } = await import('../scripts/seed-master')
     const path = join(dir, 'served.sqlite')
     const db = openStore(path)
-    const app = createApp({ db, storelookup: createStorelookup('s'.repeat(32)), imageBaseUrl: 'https://i/', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 10 * 365 * 86_400, expectSync: true })
+    const { app } = appOver(db, 's'.repeat(32), 'https://i/', { staleAfterSeconds: 10 * 365 * 86_400, expectSync: true })
     const health = async () => (await (await app.handle(new Request('http://localhost/health'))).json()) as any
     expect(await health()).toEqual({ status: 'degraded', data_as_of: null, last_sync: null })
 
@@ -239,35 +232,16 @@ describe('health and a running server', () => {
 
 describe('a master that fails mid-run', () => {
   test('a connection cut in the middle of the calls fails the run with one line, leaving the last good data', async () => {
-    const { createServer, connect } = await import('node:net')
-    const target = new URL(m.url)
-    let budget = Infinity // bytes from the master to let through before cutting the connection
-    const proxy = createServer((client) => {
-      const upstream = connect(Number(target.port || 3306), target.hostname)
-      client.pipe(upstream)
-      upstream.on('data', (chunk: Buffer) => {
-        budget -= chunk.length
-        if (budget < 0) {
-          client.destroy()
-          upstream.destroy()
-        } else client.write(chunk)
-      })
-      upstream.on('error', () => client.destroy())
-      client.on('error', () => upstream.destroy())
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const proxied = new URL(m.url)
-    proxied.hostname = '127.0.0.1'
-    proxied.port = String((proxy.address() as { port: number }).port)
+    const proxy = await masterProxy(m.url, 'cut')
 
     const db = newStore()
-    await runSync(db.$client, proxied.toString())
+    await runSync(db.$client, proxy.url)
     const before = dump(db)
     db.$client.run("DELETE FROM meta WHERE key LIKE 'watermark:%'") // force a full read, so the cut lands mid-table
     const cutBefore = dump(db)
-    budget = 400_000
+    proxy.state.budget = 400_000
     const t0 = Date.now()
-    const error = await runSync(db.$client, proxied.toString()).catch((e: Error) => e)
+    const error = await runSync(db.$client, proxy.url).catch((e: Error) => e)
     proxy.close()
     expect(error).toBeInstanceOf(Error)
     expect((error as Error).message.split('\n')).toHaveLength(1)
@@ -332,29 +306,13 @@ describe('calls that change shape', () => {
 
 describe('stopping', () => {
   test('stopping the schedule mid-run rolls the run back and returns promptly', async () => {
-    const { createServer, connect } = await import('node:net')
     const { startSyncSchedule } = await import('../src/sync/schedule')
-    const target = new URL(m.url)
     // a master that answers the handshake, then stalls: the run is in progress for as long as we like
-    let budget = Infinity
-    const proxy = createServer((client) => {
-      const upstream = connect(Number(target.port || 3306), target.hostname)
-      client.pipe(upstream)
-      upstream.on('data', (chunk: Buffer) => {
-        budget -= chunk.length
-        if (budget >= 0) client.write(chunk)
-      })
-      upstream.on('error', () => client.destroy())
-      client.on('error', () => upstream.destroy())
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const proxied = new URL(m.url)
-    proxied.hostname = '127.0.0.1'
-    proxied.port = String((proxy.address() as { port: number }).port)
+    const proxy = await masterProxy(m.url, 'stall')
     const path = join(dir, 'stopped.sqlite')
     const logs: string[] = []
-    budget = 20_000 // enough to connect and start the snapshot, not to finish
-    const schedule = startSyncSchedule(path, proxied.toString(), 60, { info: (msg) => logs.push(msg), error: (msg) => logs.push(msg) })
+    proxy.state.budget = 20_000 // enough to connect and start the snapshot, not to finish
+    const schedule = startSyncSchedule(path, proxy.url, 60, { info: (msg) => logs.push(msg), error: (msg) => logs.push(msg) })
     await Bun.sleep(1500)
     const t0 = Date.now()
     await schedule.stop()
