@@ -16,6 +16,7 @@ const ENC_INFO = "listing-api storelookup v1 enc";
 const TOKEN_BYTES = 21;
 const MAX_INPUT_CHARS = 512; // refuse absurd input before doing any decoding work
 const TOKEN_RE = /^[A-Za-z0-9_-]+$/;
+const SEALED_MEMO_LIMIT = 100_000;
 
 function uint32(value: number, name: string): Buffer {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
@@ -52,12 +53,23 @@ export function createStorelookup(secret: string): Storelookup {
     return Buffer.concat([cipher.update(data), cipher.final()]);
   };
 
+  // Sealing is a pure function of (integration, store), and a lookup answer seals
+  // one token per store (hundreds for a large employee), so tokens are remembered.
+  // Bounded: cleared when full (10,000 stores × a few integrations fit easily).
+  const sealed = new Map<number, string>();
+
   return {
     seal(integrationId, storeId) {
       const integration = uint32(integrationId, "integrationId");
       const store = uint32(storeId, "storeId");
+      const memoKey = integrationId * 0x1_0000_0000 + storeId;
+      const known = sealed.get(memoKey);
+      if (known !== undefined) return known;
       const iv = syntheticIv(integration, store);
-      return Buffer.concat([Buffer.of(VERSION), iv, ctr(iv, store)]).toString("base64url");
+      const token = Buffer.concat([Buffer.of(VERSION), iv, ctr(iv, store)]).toString("base64url");
+      if (sealed.size >= SEALED_MEMO_LIMIT) sealed.clear();
+      sealed.set(memoKey, token);
+      return token;
     },
 
     open(integrationId, token) {

@@ -5,6 +5,8 @@ import { createApp } from '../src/http/app'
 import type { ApiDeps } from '../src/http/context'
 import { RateLimiter } from '../src/http/rateLimit'
 import { expect } from 'bun:test'
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import type { TSchema } from '@sinclair/typebox'
 import { openStore, type Store } from '../src/store/open'
 import { createStorelookup } from '../src/storelookup'
 
@@ -57,7 +59,25 @@ export async function post(t: TestApp, path: string, body: unknown, headers: Rec
   } catch {
     json = undefined
   }
+  if (json !== undefined) expectDocumented(t, path, res.status, json)
   return { res, status: res.status, json, text }
+}
+
+// The service serialises its answers itself (src/http/errors.ts, answer), so
+// Elysia no longer checks them against the route's response schemas. Every
+// answer the suite receives is checked here instead: a schema that documents
+// something other than what the API sends fails the tests.
+const compiled = new Map<TSchema, TypeCheck<TSchema>>()
+
+/** Fails unless json is exactly what the route documents for that status. */
+export function expectDocumented(t: TestApp, path: string, status: number, json: unknown): void {
+  const route = t.app.routes.find((r) => r.method === 'POST' && r.path === path)
+  const schema = (route?.hooks.response as Record<string, TSchema> | undefined)?.[status]
+  if (!schema) return // not an API route (404 for an unknown path), or a status the route does not document
+  let check = compiled.get(schema)
+  if (!check) compiled.set(schema, (check = TypeCompiler.Compile(schema)))
+  const problems = check.Check(json) ? [] : [...check.Errors(json)].slice(0, 3).map((e) => `${e.path}: ${e.message}`)
+  expect({ path, status, problems }).toEqual({ path, status, problems: [] })
 }
 
 /** A storelookup as the Acme integration (id 1) would receive it. */

@@ -5,7 +5,6 @@ import { Elysia, ValidationError } from 'elysia'
 import { createLogger } from '../log'
 import { Metrics } from './metrics'
 import { API_PATHS } from './paths'
-import { noteFor } from './accessLog'
 import type { ApiDeps } from './context'
 import { docs } from './docs'
 import { ApiError, failure, Message } from './errors'
@@ -40,10 +39,6 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
       if (apiPaths.has(path) && request.method !== 'POST') {
         return failure(405, Message.onlyPost, { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) })
       }
-    })
-    .onAfterHandle({ as: 'global' }, ({ request, responseValue }) => {
-      const data = (responseValue as { data?: unknown } | undefined)?.data
-      if (Array.isArray(data)) noteFor(request).rows = data.length
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       const headers: Record<string, string> = {}

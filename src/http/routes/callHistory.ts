@@ -5,7 +5,7 @@ import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
-import { ApiError, Message } from '../errors'
+import { answer, ApiError, Message } from '../errors'
 import { callClassOf, dateRangeFields, checkDateOrder, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
 import { Int, responsesWith404 } from '../responses'
@@ -72,7 +72,7 @@ const given = (v: string | null | undefined) => (v === undefined || v === null |
 export const callHistory = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/listingtiles',
-    ({ body, integration }) => {
+    ({ body, integration, request, set }) => {
       const { db } = deps
       const range = dateRangeOf(body)
       const page = pageOf(body, 50, 500)
@@ -111,7 +111,7 @@ export const callHistory = (deps: ApiDeps) =>
       const { totalPages, hasMore } = pagingOf(total, page)
       if (page.page > totalPages) throw new ApiError(404, Message.pageOutOfRange)
 
-      return {
+      return answer<typeof Ok.static>({ request, set }, {
         code: 200 as const,
         status: true as const,
         user: integration.name,
@@ -127,7 +127,7 @@ export const callHistory = (deps: ApiDeps) =>
           has_more: hasMore,
         },
         data: data as (typeof CallRecord.static)[],
-      }
+      })
     },
     {
       body: Body,

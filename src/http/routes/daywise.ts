@@ -4,7 +4,7 @@ import { daywiseRows, metricTotals } from '../../store/metrics'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
-import { Message } from '../errors'
+import { answer, Message } from '../errors'
 import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
 import { DealerBlock, Int, MetricsObject, responses } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
@@ -47,14 +47,14 @@ const Ok = t.Object({
 export const daywise = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/daywise',
-    ({ body, integration }) => {
+    ({ body, integration, request, set }) => {
       const range = dateRangeOf(body)
       const page = pageOf(body, 31, 366)
       const store = resolveStorelookup(deps, integration.id, body.storelookup)
       const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
       const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
       const { totalPages, hasMore } = pagingOf(total, page)
-      return {
+      return answer<typeof Ok.static>({ request, set }, {
         code: 200 as const,
         status: true as const,
         message: total ? '' : Message.noRecord,
@@ -67,7 +67,7 @@ export const daywise = (deps: ApiDeps) =>
         has_more: hasMore,
         totals,
         data,
-      }
+      })
     },
     {
       body: Body,

@@ -4,7 +4,7 @@ import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
-import { Message } from '../errors'
+import { answer, Message } from '../errors'
 import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
 import { Int, StoreEntry, responses } from '../responses'
 import { storeEntry } from '../storeEntries'
@@ -30,12 +30,12 @@ const Ok = t.Object({
 export const dealerLookup = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/dealer',
-    ({ body, integration }) => {
+    ({ body, integration, request, set }) => {
       const range = dateRangeOf(body)
       // an unknown or inactive dealer is an empty list, not an error
       const stores = dealerIsActive(deps.db, body.sap_code) ? storesOfDealer(deps.db, body.sap_code) : []
       const data = stores.map((s) => storeEntry(deps, integration.id, s, range))
-      return {
+      return answer<typeof Ok.static>({ request, set }, {
         code: 200 as const,
         status: true as const,
         user: integration.name,
@@ -45,7 +45,7 @@ export const dealerLookup = (deps: ApiDeps) =>
         returned: data.length,
         message: data.length ? '' : Message.noRecord,
         data,
-      }
+      })
     },
     {
       body: Body,

@@ -5,7 +5,7 @@ import { zeroTotals } from '../../store/metrics'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
-import { ApiError, Message } from '../errors'
+import { answer, ApiError, Message } from '../errors'
 import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
 import { Int, MetricsObject, StoreEntry, responsesWith404 } from '../responses'
 import { storeEntry } from '../storeEntries'
@@ -31,7 +31,7 @@ const Ok = t.Object({
 export const employeeLookup = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/employee',
-    ({ body, integration }) => {
+    ({ body, integration, request, set }) => {
       const range = dateRangeOf(body)
       const employee = activeEmployee(deps.db, body.emp_code)
       if (!employee) throw new ApiError(404, Message.employeeNotFound)
@@ -40,7 +40,7 @@ export const employeeLookup = (deps: ApiDeps) =>
         sap_code: s.sap_code,
         ...storeEntry(deps, integration.id, s, range, grand),
       }))
-      return {
+      return answer<typeof Ok.static>({ request, set }, {
         code: 200 as const,
         status: true as const,
         employee,
@@ -50,7 +50,7 @@ export const employeeLookup = (deps: ApiDeps) =>
         message: data.length ? '' : Message.noRecord,
         grand_totals: grand,
         data,
-      }
+      })
     },
     {
       body: Body,

@@ -4,6 +4,7 @@ import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters }
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../errors'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
 import { Int, responses } from '../responses'
 
@@ -67,7 +68,7 @@ export function imageUrl(base: string, path: string): string {
 export const productFilter = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/products/filter',
-    ({ body, integration }) => {
+    ({ body, integration, request, set }) => {
       const page = pageOf(body, 20, 100)
       const filters: ProductFilters = {}
       for (const key of Object.keys(PRODUCT_FILTERS) as ProductFilter[]) {
@@ -81,7 +82,7 @@ export const productFilter = (deps: ApiDeps) =>
         images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
       }))
       const { totalPages, hasMore } = pagingOf(total, page)
-      return {
+      return answer<typeof Ok.static>({ request, set }, {
         code: 200 as const,
         status: true as const,
         user: integration.name,
@@ -92,7 +93,7 @@ export const productFilter = (deps: ApiDeps) =>
         total_pages: totalPages,
         has_more: hasMore,
         data,
-      }
+      })
     },
     {
       body: Body,
