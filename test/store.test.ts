@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import journal from '../db/migrations/meta/_journal.json'
 import { migrations } from '../src/store/migrations'
+import { readSnapshot } from '../src/http/context'
 import { openStore } from '../src/store/open'
 import { mobileOf } from '../src/store/refresh'
 import { testApp } from './helpers'
@@ -75,5 +76,28 @@ describe('derived values', () => {
       .query("SELECT cum_answered + cum_missed + cum_offline AS n, cum_sec_answered AS s FROM call_days WHERE website_id = 101 ORDER BY day DESC LIMIT 1")
       .get() as any
     expect(last).toEqual({ n: 5, s: 142 })
+  })
+})
+
+describe('readSnapshot', () => {
+  test("an answer's statements all see one snapshot, even when a sync commits in between", () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const served = openStore(path)
+    const sync = openStore(path)
+    const count = () => (served.$client.query('SELECT count(*) AS n FROM dealers').get() as { n: number }).n
+    const [before, after] = readSnapshot(served, () => {
+      const first = count()
+      sync.$client.run("INSERT INTO dealers VALUES ('SNAP1', 'Snapshot', 1)")
+      return [first, count()]
+    })
+    expect(after).toBe(before)
+    expect(count()).toBe(before + 1) // the next answer sees the commit
+    expect(served.$client.inTransaction).toBe(false)
+  })
+
+  test('a failing handler still ends its read transaction', () => {
+    const t = testApp()
+    expect(() => readSnapshot(t.db, () => { throw new Error('boom') })).toThrow('boom')
+    expect(t.db.$client.inTransaction).toBe(false)
   })
 })

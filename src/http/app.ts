@@ -34,9 +34,10 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
   return new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdOf(request)
+      if (request.method === 'POST') return
       // Elysia also routes "/listing/dealer/" to the route, so 405 must know it too
       const path = new URL(request.url).pathname.replace(/\/+$/, '')
-      if (apiPaths.has(path) && request.method !== 'POST') {
+      if (apiPaths.has(path)) {
         return failure(405, Message.onlyPost, { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) })
       }
     })

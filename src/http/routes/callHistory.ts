@@ -4,7 +4,7 @@ import { callById, callSet, type Scope } from '../../store/calls'
 import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, type ApiDeps } from '../context'
+import { apiContext, readSnapshot, type ApiDeps } from '../context'
 import { answer, ApiError, Message } from '../errors'
 import { callClassOf, dateRangeFields, checkDateOrder, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
@@ -72,63 +72,64 @@ const given = (v: string | null | undefined) => (v === undefined || v === null |
 export const callHistory = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/listingtiles',
-    ({ body, integration, request, set }) => {
-      const { db } = deps
-      const range = dateRangeOf(body)
-      const page = pageOf(body, 50, 500)
-      const sapCode = given(body.sap_code)
-      const lookup = given(body.storelookup)
-      const callLogId = given(body.call_log_id)
-      const cls = callClassOf(body.substatus)
+    ({ body, integration, request, set }) =>
+      readSnapshot(deps.db, () => {
+        const { db } = deps
+        const range = dateRangeOf(body)
+        const page = pageOf(body, 50, 500)
+        const sapCode = given(body.sap_code)
+        const lookup = given(body.storelookup)
+        const callLogId = given(body.call_log_id)
+        const cls = callClassOf(body.substatus)
 
-      // a bad storelookup is a 400, so it is checked before the dealer lookup's 404 (decision 2)
-      const store = lookup === null ? null : resolveStorelookup(deps, integration.id, lookup)
-      // decision 13: an unknown or inactive dealer is 404 before the no-record outcome
-      if (sapCode !== null && !dealerIsActive(db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
-      let scope: Scope = { kind: 'all' }
-      if (store !== null) {
-        // sap_code and storelookup together both apply
-        scope = sapCode !== null && store.sap_code !== sapCode ? { kind: 'stores', websiteIds: [] } : { kind: 'store', websiteId: store.website_id }
-      } else if (sapCode !== null) {
-        scope = { kind: 'stores', websiteIds: storesOfDealer(db, sapCode).map((s) => s.website_id) }
-      }
+        // a bad storelookup is a 400, so it is checked before the dealer lookup's 404 (decision 2)
+        const store = lookup === null ? null : resolveStorelookup(deps, integration.id, lookup)
+        // decision 13: an unknown or inactive dealer is 404 before the no-record outcome
+        if (sapCode !== null && !dealerIsActive(db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
+        let scope: Scope = { kind: 'all' }
+        if (store !== null) {
+          // sap_code and storelookup together both apply
+          scope = sapCode !== null && store.sap_code !== sapCode ? { kind: 'stores', websiteIds: [] } : { kind: 'store', websiteId: store.website_id }
+        } else if (sapCode !== null) {
+          scope = { kind: 'stores', websiteIds: storesOfDealer(db, sapCode).map((s) => s.website_id) }
+        }
 
-      let total: number
-      let data: Record<string, unknown>[]
-      if (scope.kind === 'stores' && scope.websiteIds.length === 0) {
-        total = 0
-        data = []
-      } else if (callLogId !== null) {
-        const rows = callById(db, callLogId, scope, range, cls)
-        total = rows.length
-        data = rows.slice(page.offset, page.offset + page.limit)
-      } else {
-        const set = callSet(db, scope, range, cls)
-        total = set.total
-        data = set.page(page.offset, page.limit, 'history')
-      }
-      if (total === 0) throw new ApiError(404, Message.noRecord)
-      const { totalPages, hasMore } = pagingOf(total, page)
-      if (page.page > totalPages) throw new ApiError(404, Message.pageOutOfRange)
+        let total: number
+        let data: Record<string, unknown>[]
+        if (scope.kind === 'stores' && scope.websiteIds.length === 0) {
+          total = 0
+          data = []
+        } else if (callLogId !== null) {
+          const rows = callById(db, callLogId, scope, range, cls)
+          total = rows.length
+          data = rows.slice(page.offset, page.offset + page.limit)
+        } else {
+          const set = callSet(db, scope, range, cls)
+          total = set.total
+          data = set.page(page.offset, page.limit, 'history')
+        }
+        if (total === 0) throw new ApiError(404, Message.noRecord)
+        const { totalPages, hasMore } = pagingOf(total, page)
+        if (page.page > totalPages) throw new ApiError(404, Message.pageOutOfRange)
 
-      return answer<typeof Ok.static>({ request, set }, {
-        code: 200 as const,
-        status: true as const,
-        user: integration.name,
-        from_date: range.from,
-        to_date: range.to,
-        filters: { sap_code: sapCode, call_log_id: callLogId, substatus: given(body.substatus) },
-        paging: {
-          total_records: total,
-          total_pages: totalPages,
-          page: page.page,
-          limit: page.limit,
-          returned: data.length,
-          has_more: hasMore,
-        },
-        data: data as (typeof CallRecord.static)[],
-      })
-    },
+        return answer<typeof Ok.static>({ request, set }, {
+          code: 200 as const,
+          status: true as const,
+          user: integration.name,
+          from_date: range.from,
+          to_date: range.to,
+          filters: { sap_code: sapCode, call_log_id: callLogId, substatus: given(body.substatus) },
+          paging: {
+            total_records: total,
+            total_pages: totalPages,
+            page: page.page,
+            limit: page.limit,
+            returned: data.length,
+            has_more: hasMore,
+          },
+          data: data as (typeof CallRecord.static)[],
+        })
+      }),
     {
       body: Body,
       transform: checkDateOrder,

@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { callSet, type CallClass, type Counts } from '../../store/calls'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, type ApiDeps } from '../context'
+import { apiContext, readSnapshot, type ApiDeps } from '../context'
 import { answer, Message } from '../errors'
 import { callClassOf, dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
 import { DealerBlock, Int, responses } from '../responses'
@@ -67,29 +67,30 @@ function summaryOf(c: Counts, cls: CallClass) {
 export const callLog = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/calls',
-    ({ body, integration, request, set }) => {
-      const range = dateRangeOf(body)
-      const page = pageOf(body, 50, 500)
-      const store = resolveStorelookup(deps, integration.id, body.storelookup)
-      const cls = callClassOf(body.substatus)
-      const calls = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
-      const data = calls.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
-      const { totalPages, hasMore } = pagingOf(calls.total, page)
-      return answer<typeof Ok.static>({ request, set }, {
-        code: 200 as const,
-        status: true as const,
-        message: calls.total ? '' : Message.noRecord,
-        dealer: dealerBlock(store, body.storelookup),
-        page: page.page,
-        limit: page.limit,
-        returned: data.length,
-        total: calls.total,
-        total_pages: totalPages,
-        has_more: hasMore,
-        summary: summaryOf(calls.counts, cls),
-        data,
-      })
-    },
+    ({ body, integration, request, set }) =>
+      readSnapshot(deps.db, () => {
+        const range = dateRangeOf(body)
+        const page = pageOf(body, 50, 500)
+        const store = resolveStorelookup(deps, integration.id, body.storelookup)
+        const cls = callClassOf(body.substatus)
+        const calls = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
+        const data = calls.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
+        const { totalPages, hasMore } = pagingOf(calls.total, page)
+        return answer<typeof Ok.static>({ request, set }, {
+          code: 200 as const,
+          status: true as const,
+          message: calls.total ? '' : Message.noRecord,
+          dealer: dealerBlock(store, body.storelookup),
+          page: page.page,
+          limit: page.limit,
+          returned: data.length,
+          total: calls.total,
+          total_pages: totalPages,
+          has_more: hasMore,
+          summary: summaryOf(calls.counts, cls),
+          data,
+        })
+      }),
     {
       body: Body,
       transform: checkDateOrder,

@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { daywiseRows, metricTotals } from '../../store/metrics'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, type ApiDeps } from '../context'
+import { apiContext, readSnapshot, type ApiDeps } from '../context'
 import { answer, Message } from '../errors'
 import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
 import { DealerBlock, Int, MetricsObject, responses } from '../responses'
@@ -47,28 +47,29 @@ const Ok = t.Object({
 export const daywise = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/daywise',
-    ({ body, integration, request, set }) => {
-      const range = dateRangeOf(body)
-      const page = pageOf(body, 31, 366)
-      const store = resolveStorelookup(deps, integration.id, body.storelookup)
-      const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
-      const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
-      const { totalPages, hasMore } = pagingOf(total, page)
-      return answer<typeof Ok.static>({ request, set }, {
-        code: 200 as const,
-        status: true as const,
-        message: total ? '' : Message.noRecord,
-        dealer: dealerBlock(store, body.storelookup),
-        page: page.page,
-        limit: page.limit,
-        returned: data.length,
-        total,
-        total_pages: totalPages,
-        has_more: hasMore,
-        totals,
-        data,
-      })
-    },
+    ({ body, integration, request, set }) =>
+      readSnapshot(deps.db, () => {
+        const range = dateRangeOf(body)
+        const page = pageOf(body, 31, 366)
+        const store = resolveStorelookup(deps, integration.id, body.storelookup)
+        const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
+        const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
+        const { totalPages, hasMore } = pagingOf(total, page)
+        return answer<typeof Ok.static>({ request, set }, {
+          code: 200 as const,
+          status: true as const,
+          message: total ? '' : Message.noRecord,
+          dealer: dealerBlock(store, body.storelookup),
+          page: page.page,
+          limit: page.limit,
+          returned: data.length,
+          total,
+          total_pages: totalPages,
+          has_more: hasMore,
+          totals,
+          data,
+        })
+      }),
     {
       body: Body,
       transform: checkDateOrder,

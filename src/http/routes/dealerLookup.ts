@@ -3,11 +3,11 @@ import { Elysia, t } from 'elysia'
 import { dealerIsActive, storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, type ApiDeps } from '../context'
+import { apiContext, readSnapshot, type ApiDeps } from '../context'
 import { answer, Message } from '../errors'
 import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
 import { Int, StoreEntry, responses } from '../responses'
-import { storeEntry } from '../storeEntries'
+import { storeEntries } from '../storeEntries'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -30,23 +30,24 @@ const Ok = t.Object({
 export const dealerLookup = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/dealer',
-    ({ body, integration, request, set }) => {
-      const range = dateRangeOf(body)
-      // an unknown or inactive dealer is an empty list, not an error
-      const stores = dealerIsActive(deps.db, body.sap_code) ? storesOfDealer(deps.db, body.sap_code) : []
-      const data = stores.map((s) => storeEntry(deps, integration.id, s, range))
-      return answer<typeof Ok.static>({ request, set }, {
-        code: 200 as const,
-        status: true as const,
-        user: integration.name,
-        sap_code: body.sap_code,
-        from_date: range.from,
-        to_date: range.to,
-        returned: data.length,
-        message: data.length ? '' : Message.noRecord,
-        data,
-      })
-    },
+    ({ body, integration, request, set }) =>
+      readSnapshot(deps.db, () => {
+        const range = dateRangeOf(body)
+        // an unknown or inactive dealer is an empty list, not an error
+        const stores = dealerIsActive(deps.db, body.sap_code) ? storesOfDealer(deps.db, body.sap_code) : []
+        const data = storeEntries(deps, integration.id, stores, range)
+        return answer<typeof Ok.static>({ request, set }, {
+          code: 200 as const,
+          status: true as const,
+          user: integration.name,
+          sap_code: body.sap_code,
+          from_date: range.from,
+          to_date: range.to,
+          returned: data.length,
+          message: data.length ? '' : Message.noRecord,
+          data,
+        })
+      }),
     {
       body: Body,
       transform: checkDateOrder,

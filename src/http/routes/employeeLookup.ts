@@ -4,11 +4,11 @@ import { activeEmployee, storesOfEmployee } from '../../store/directory'
 import { zeroTotals } from '../../store/metrics'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, type ApiDeps } from '../context'
+import { apiContext, readSnapshot, type ApiDeps } from '../context'
 import { answer, ApiError, Message } from '../errors'
 import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
 import { Int, MetricsObject, StoreEntry, responsesWith404 } from '../responses'
-import { storeEntry } from '../storeEntries'
+import { storeEntries } from '../storeEntries'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -31,27 +31,26 @@ const Ok = t.Object({
 export const employeeLookup = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/listing/employee',
-    ({ body, integration, request, set }) => {
-      const range = dateRangeOf(body)
-      const employee = activeEmployee(deps.db, body.emp_code)
-      if (!employee) throw new ApiError(404, Message.employeeNotFound)
-      const grand = zeroTotals()
-      const data = storesOfEmployee(deps.db, body.emp_code).map((s) => ({
-        sap_code: s.sap_code,
-        ...storeEntry(deps, integration.id, s, range, grand),
-      }))
-      return answer<typeof Ok.static>({ request, set }, {
-        code: 200 as const,
-        status: true as const,
-        employee,
-        from_date: range.from,
-        to_date: range.to,
-        returned: data.length,
-        message: data.length ? '' : Message.noRecord,
-        grand_totals: grand,
-        data,
-      })
-    },
+    ({ body, integration, request, set }) =>
+      readSnapshot(deps.db, () => {
+        const range = dateRangeOf(body)
+        const employee = activeEmployee(deps.db, body.emp_code)
+        if (!employee) throw new ApiError(404, Message.employeeNotFound)
+        const grand = zeroTotals()
+        const stores = storesOfEmployee(deps.db, body.emp_code)
+        const data = storeEntries(deps, integration.id, stores, range, grand).map((entry, i) => ({ sap_code: stores[i].sap_code, ...entry }))
+        return answer<typeof Ok.static>({ request, set }, {
+          code: 200 as const,
+          status: true as const,
+          employee,
+          from_date: range.from,
+          to_date: range.to,
+          returned: data.length,
+          message: data.length ? '' : Message.noRecord,
+          grand_totals: grand,
+          data,
+        })
+      }),
     {
       body: Body,
       transform: checkDateOrder,

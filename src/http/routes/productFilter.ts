@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, type ApiDeps } from '../context'
+import { apiContext, readSnapshot, type ApiDeps } from '../context'
 import { answer } from '../errors'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
 import { Int, responses } from '../responses'
@@ -68,33 +68,34 @@ export function imageUrl(base: string, path: string): string {
 export const productFilter = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
     '/products/filter',
-    ({ body, integration, request, set }) => {
-      const page = pageOf(body, 20, 100)
-      const filters: ProductFilters = {}
-      for (const key of Object.keys(PRODUCT_FILTERS) as ProductFilter[]) {
-        const value = body[key]
-        if (value !== undefined && value !== null && value !== '') filters[key] = value
-      }
-      const { total, rows } = productPage(deps.db, filters, page.limit, page.offset)
-      const data = rows.map((p) => ({
-        ...p,
-        status: 1 as const,
-        images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
-      }))
-      const { totalPages, hasMore } = pagingOf(total, page)
-      return answer<typeof Ok.static>({ request, set }, {
-        code: 200 as const,
-        status: true as const,
-        user: integration.name,
-        page: page.page,
-        limit: page.limit,
-        returned: data.length,
-        total,
-        total_pages: totalPages,
-        has_more: hasMore,
-        data,
-      })
-    },
+    ({ body, integration, request, set }) =>
+      readSnapshot(deps.db, () => {
+        const page = pageOf(body, 20, 100)
+        const filters: ProductFilters = {}
+        for (const key of Object.keys(PRODUCT_FILTERS) as ProductFilter[]) {
+          const value = body[key]
+          if (value !== undefined && value !== null && value !== '') filters[key] = value
+        }
+        const { total, rows } = productPage(deps.db, filters, page.limit, page.offset)
+        const data = rows.map((p) => ({
+          ...p,
+          status: 1 as const,
+          images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
+        }))
+        const { totalPages, hasMore } = pagingOf(total, page)
+        return answer<typeof Ok.static>({ request, set }, {
+          code: 200 as const,
+          status: true as const,
+          user: integration.name,
+          page: page.page,
+          limit: page.limit,
+          returned: data.length,
+          total,
+          total_pages: totalPages,
+          has_more: hasMore,
+          data,
+        })
+      }),
     {
       body: Body,
       parse: 'json', // documents application/json; apiContext's strict parser runs first
