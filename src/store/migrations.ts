@@ -7,12 +7,14 @@ import m0000 from '../../db/migrations/0000_init.sql' with { type: 'text' }
 import m0001 from '../../db/migrations/0001_call_minutes_without_cum_indexes.sql' with { type: 'text' }
 import m0002 from '../../db/migrations/0002_covering_call_indexes.sql' with { type: 'text' }
 import m0003 from '../../db/migrations/0003_caller_totals_from_calls_mobile.sql' with { type: 'text' }
+import m0004 from '../../db/migrations/0004_covering_product_filters.sql' with { type: 'text' }
 
 const sqlByTag: Record<string, string> = {
   '0000_init': m0000,
   '0001_call_minutes_without_cum_indexes': m0001,
   '0002_covering_call_indexes': m0002,
   '0003_caller_totals_from_calls_mobile': m0003,
+  '0004_covering_product_filters': m0004,
 }
 
 export interface Migration {
