@@ -18,12 +18,16 @@ const MAX_INPUT_CHARS = 512; // refuse absurd input before doing any decoding wo
 const TOKEN_RE = /^[A-Za-z0-9_-]+$/;
 const SEALED_MEMO_LIMIT = 100_000;
 
-function uint32(value: number, name: string): Buffer {
+function checkUint32(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
     throw new RangeError(`${name} must be an integer in 0..2^32-1`);
   }
+  return value;
+}
+
+function uint32(value: number, name: string): Buffer {
   const buf = Buffer.alloc(4);
-  buf.writeUInt32BE(value);
+  buf.writeUInt32BE(checkUint32(value, name));
   return buf;
 }
 
@@ -60,12 +64,12 @@ export function createStorelookup(secret: string): Storelookup {
 
   return {
     seal(integrationId, storeId) {
-      const integration = uint32(integrationId, "integrationId");
-      const store = uint32(storeId, "storeId");
-      const memoKey = integrationId * 0x1_0000_0000 + storeId;
+      // checked before the look-up: a fractional id could otherwise hit another pair's key
+      const memoKey = checkUint32(integrationId, "integrationId") * 0x1_0000_0000 + checkUint32(storeId, "storeId");
       const known = sealed.get(memoKey);
       if (known !== undefined) return known;
-      const iv = syntheticIv(integration, store);
+      const store = uint32(storeId, "storeId");
+      const iv = syntheticIv(uint32(integrationId, "integrationId"), store);
       const token = Buffer.concat([Buffer.of(VERSION), iv, ctr(iv, store)]).toString("base64url");
       if (sealed.size >= SEALED_MEMO_LIMIT) sealed.clear();
       sealed.set(memoKey, token);

@@ -4,42 +4,13 @@
 // - prev_calls_count: those strictly before this call by (call_start_time, call_log_id);
 // - call_duration_minutes: duration_seconds / 60 rounded half-up to 2 decimals.
 // The service keeps these as derived columns (calls.mobile, calls.prev_calls_count,
-// callers.total_calls); the brute force here recomputes them from the base columns.
+// and a caller's total as its last calls_mobile position + 1); the brute force here recomputes them from the base columns.
 import { describe, expect, test } from 'bun:test'
-import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
-import { openStore, type Store } from '../src/store/open'
-import { mobileOf, refreshAll } from '../src/store/refresh'
-import { appOver, post, type TestApp } from './helpers'
+import type { Store } from '../src/store/open'
+import { demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
 
 // ---------------------------------------------------------------- app and requests
 
-interface ExtraCall {
-  store: number // 0 stands for a NULL website_id in the read store
-  time: string
-  id: string
-  caller: string
-  seconds?: number
-}
-
-/** The app over seedDemo, plus extra base rows inserted the way the fixtures insert them. */
-function demoApp(extra: ExtraCall[] = []): TestApp {
-  const db = openStore(':memory:')
-  seedDemo(db)
-  if (extra.length) {
-    db.transaction(() => {
-      const ins = db.$client.query(
-        `INSERT INTO calls (website_id, call_start_time, call_log_id, caller_number, mobile, duration_seconds,
-           did_number, event_type, substatus, recording_url, crm_lead_id, crm_synced_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, '+918040099999', 'ANSWERED', 'Answered', NULL, NULL, NULL, ?)`,
-      )
-      for (const c of extra) ins.run(c.store, c.time, c.id, c.caller, mobileOf(c.caller), c.seconds ?? 30, c.time)
-      refreshAll(db.$client) // rebuild the derived columns and tables, as a sync would
-    })
-  }
-  return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
-}
-
-const send = (t: TestApp, path: string, body: Record<string, unknown>) => post(t, path, body, { 'x-api-key': DEMO_KEY })
 const WHOLE = { from_date: '2025-01-01', to_date: '2025-06-30' }
 
 /** Every call-history row of the range, walking pages of 500 until has_more is false. */
@@ -116,12 +87,6 @@ function bruteCallerCounts(db: Store): Map<string, Expected> {
   return out
 }
 
-/** round(seconds / 60, 2) half-up, in exact integers: hundredths = seconds * 5 / 3. */
-function minutesHalfUp(seconds: number): number {
-  const q = Math.floor((seconds * 5) / 3)
-  return (q + ((seconds * 5 - q * 3) * 2 >= 3 ? 1 : 0)) / 100
-}
-
 /** A call-history row (2.1) against the brute force. */
 function checkHistoryRow(row: any, e: Expected | undefined) {
   expect(e).toBeDefined()
@@ -161,7 +126,7 @@ function checkLogRow(row: any, e: Expected | undefined) {
 }
 
 // Durations whose minutes are fixed by the contract's rule (half-up, 2 decimals),
-// written out by hand so they do not depend on minutesHalfUp above either.
+// written out by hand so they do not depend on minutesHalfUp (test/helpers.ts) either.
 const DURATIONS: [number, number][] = [
   [0, 0], [1, 0.02], [7, 0.12], [40, 0.67], [42, 0.7], [50, 0.83], [59, 0.98],
   [60, 1], [89, 1.48], [91, 1.52], [125, 2.08], [3599, 59.98], [3600, 60],

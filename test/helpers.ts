@@ -1,5 +1,6 @@
 // Builds the app in process over an in-memory read store seeded from the test
 // fixtures, with tiny helpers to send requests.
+import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
 import { seedTest, TEST_IMAGE_BASE, TEST_KEYS, TEST_SECRET } from '../db/fixtures/test'
 import { createApp } from '../src/http/app'
 import type { ApiDeps } from '../src/http/context'
@@ -8,6 +9,7 @@ import { expect } from 'bun:test'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import type { TSchema } from '@sinclair/typebox'
 import { openStore, type Store } from '../src/store/open'
+import { mobileOf, refreshAll } from '../src/store/refresh'
 import { createStorelookup } from '../src/storelookup'
 
 export { TEST_KEYS }
@@ -42,6 +44,47 @@ export function appOver(db: Store, secret: string, imageBaseUrl: string, options
 }
 
 export type TestApp = ReturnType<typeof appOver>
+
+/** A call a test adds to the demo data; store 0 stands for a NULL website_id in the read store. */
+export interface ExtraCall {
+  store: number
+  time: string
+  id: string
+  caller?: string // default +919000000001
+  substatus?: string // default Answered
+  seconds?: number // default 30
+}
+
+/** The app over an in-memory store seeded with seedDemo, plus extra calls inserted the way the fixtures insert them. */
+export function demoApp(extra: ExtraCall[] = []): TestApp {
+  const db = openStore(':memory:')
+  seedDemo(db)
+  if (extra.length) {
+    db.transaction(() => {
+      const ins = db.$client.query(
+        `INSERT INTO calls (website_id, call_start_time, call_log_id, caller_number, mobile, duration_seconds,
+           did_number, event_type, substatus, recording_url, crm_lead_id, crm_synced_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, '+918040099999', 'TEST', ?, NULL, NULL, NULL, ?)`,
+      )
+      for (const c of extra) {
+        const caller = c.caller ?? '+919000000001'
+        ins.run(c.store, c.time, c.id, caller, mobileOf(caller), c.seconds ?? 30, c.substatus ?? 'Answered', c.time)
+      }
+      refreshAll(db.$client) // rebuild the derived columns and tables, as a sync would
+    })
+  }
+  return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
+}
+
+/** POST as the demo integration. */
+export const sendAsDemo = (t: TestApp, path: string, body: Record<string, unknown>) => post(t, path, body, { 'x-api-key': DEMO_KEY })
+
+/** round(seconds / 60, 2) half-up (decision 22), in exact integer arithmetic: hundredths = seconds * 5 / 3. */
+export function minutesHalfUp(seconds: number): number {
+  const q = Math.floor((seconds * 5) / 3)
+  const r = seconds * 5 - q * 3 // 0, 1 or 2 thirds of a hundredth
+  return (q + (r * 2 >= 3 ? 1 : 0)) / 100
+}
 
 /** POST a JSON body (an object is stringified; a string is sent as is) with the Acme key unless told otherwise. */
 export async function post(t: TestApp, path: string, body: unknown, headers: Record<string, string> = { 'x-api-key': TEST_KEYS.acme }) {

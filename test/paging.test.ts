@@ -5,40 +5,12 @@
 // gives: calls JOIN stores (visible = 1), ORDER BY call_start_time, call_log_id.
 // The brute force below is written from the contract, not from src/store/calls.ts.
 import { describe, expect, test } from 'bun:test'
-import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
-import { openStore, type Store } from '../src/store/open'
-import { refreshAll } from '../src/store/refresh'
-import { appOver, post, type TestApp } from './helpers'
+import type { DaywiseRow } from '../src/store/metrics'
+import type { Store } from '../src/store/open'
+import { demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
 
 // ---------------------------------------------------------------- app and requests
 
-/** The app over an in-memory store seeded with seedDemo, plus optional extra base rows. */
-function demoApp(extraCalls: ExtraCall[] = []): TestApp {
-  const db = openStore(':memory:')
-  seedDemo(db)
-  if (extraCalls.length) {
-    db.transaction(() => {
-      const ins = db.$client.query(
-        `INSERT INTO calls (website_id, call_start_time, call_log_id, caller_number, mobile, duration_seconds,
-           did_number, event_type, substatus, recording_url, crm_lead_id, crm_synced_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, '+918040099999', 'TEST', ?, NULL, NULL, NULL, ?)`,
-      )
-      for (const c of extraCalls) ins.run(c.store, c.time, c.id, '+919000000001', '9000000001', c.seconds, c.substatus, c.time)
-      refreshAll(db.$client) // rebuild the derived tables, as a sync would
-    })
-  }
-  return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
-}
-
-interface ExtraCall {
-  store: number
-  time: string
-  id: string
-  substatus: string
-  seconds: number
-}
-
-const send = (t: TestApp, path: string, body: Record<string, unknown>) => post(t, path, body, { 'x-api-key': DEMO_KEY })
 /** A storelookup as the demo integration (id 1) receives it. */
 const token = (t: TestApp, websiteId: number) => t.deps.storelookup.seal(1, websiteId)
 
@@ -116,13 +88,6 @@ function bruteCalls(db: Store, f: CallFilter): BruteCall[] {
     .all(...args)
 }
 
-/** round(seconds / 60, 2) half-up, in exact integer arithmetic (hundredths = seconds * 5 / 3). */
-function minutesHalfUp(seconds: number): number {
-  const q = Math.floor((seconds * 5) / 3)
-  const r = seconds * 5 - q * 3 // 0, 1 or 2 thirds of a hundredth
-  return (q + (r * 2 >= 3 ? 1 : 0)) / 100
-}
-
 /** Call-log summary of a filtered range (spec 4.5, decision 22): sum the seconds first, round once. */
 function bruteSummary(calls: BruteCall[]) {
   const seconds = calls.reduce((s, c) => s + c.duration_seconds, 0)
@@ -134,23 +99,10 @@ function bruteSummary(calls: BruteCall[]) {
   }
 }
 
-interface BruteDay {
-  performance_date: string
-  total_search: number
-  website_clicks: number
-  call_clicks: number
-  direction_requests: number
-  business_bookings: number
-  desktop_search_impressions: number
-  mobile_search_impressions: number
-  desktop_maps_impressions: number
-  mobile_maps_impressions: number
-}
-
 /** A store's listing rows in the range, ascending, straight from the base columns. */
-function bruteDays(db: Store, store: number, r: Range): BruteDay[] {
+function bruteDays(db: Store, store: number, r: Range): DaywiseRow[] {
   return db.$client
-    .query<BruteDay, [number, string, string]>(
+    .query<DaywiseRow, [number, string, string]>(
       `SELECT metric_date AS performance_date,
          desktop_search_impressions + mobile_search_impressions + desktop_maps_impressions + mobile_maps_impressions AS total_search,
          website_clicks, call_clicks, direction_requests, business_bookings,
@@ -160,8 +112,8 @@ function bruteDays(db: Store, store: number, r: Range): BruteDay[] {
     .all(store, r.from, r.to)
 }
 
-function bruteTotals(days: BruteDay[]) {
-  const sum = (k: keyof BruteDay) => days.reduce((s, d) => s + (d[k] as number), 0)
+function bruteTotals(days: DaywiseRow[]) {
+  const sum = (k: keyof DaywiseRow) => days.reduce((s, d) => s + (d[k] as number), 0)
   return {
     total_search: sum('total_search'),
     website_clicks: sum('website_clicks'),
@@ -225,6 +177,27 @@ async function deepPages(t: TestApp, ep: Endpoint, label: string, body: Record<s
   }
 }
 
+/**
+ * Step 2 (call log, day-wise): walks each limit, fetches deep pages directly, and
+ * checks that a page past the end is a 200 with empty data and has_more false
+ * (decision 8). Returns every body, for the whole-range fields.
+ */
+async function walkStep2(t: TestApp, ep: Endpoint, label: string, body: Record<string, unknown>, expected: unknown[], rowOf: (r: any) => unknown, limits: number[]) {
+  const bodies: any[] = []
+  for (const limit of limits) bodies.push(...(await walk(t, ep, label, body, limit, expected, rowOf)))
+  if (expected.length) await deepPages(t, ep, label, body, expected, rowOf)
+  const pastPage = Math.ceil(expected.length / 7) + 1
+  const past = await ep(t, { ...body, page: pastPage, limit: 7 })
+  expect({ label, status: past.status, paging: past.paging, data: past.data }).toEqual({
+    label,
+    status: 200,
+    paging: expectedPaging(expected.length, pastPage, 7),
+    data: [],
+  })
+  bodies.push(past.json)
+  return bodies
+}
+
 // ---------------------------------------------------------------- per-endpoint checks
 
 interface Scope {
@@ -266,19 +239,7 @@ async function checkLog(t: TestApp, store: number, range: Range, sub: string | u
   const summary = bruteSummary(calls)
   const message = calls.length ? '' : 'No record found'
 
-  const bodies: any[] = []
-  for (const limit of walkLimits) bodies.push(...(await walk(t, callLog, label, body, limit, expected, logKey)))
-  if (expected.length) await deepPages(t, callLog, label, body, expected, logKey)
-  // decision 8: a page past the end is a 200 with empty data and has_more false
-  const pastPage = Math.ceil(expected.length / 7) + 1
-  const past = await callLog(t, { ...body, page: pastPage, limit: 7 })
-  expect({ label, status: past.status, paging: past.paging, data: past.data }).toEqual({
-    label,
-    status: 200,
-    paging: expectedPaging(expected.length, pastPage, 7),
-    data: [],
-  })
-  bodies.push(past.json)
+  const bodies = await walkStep2(t, callLog, label, body, expected, logKey, walkLimits)
   // the summary covers the whole filtered range, whatever the page
   for (const b of bodies) expect({ label, summary: b.summary, message: b.message }).toEqual({ label, summary, message })
   return calls
@@ -292,18 +253,7 @@ async function checkDaywise(t: TestApp, store: number, range: Range) {
   const totals = bruteTotals(days)
   const message = days.length ? '' : 'No record found'
 
-  const bodies: any[] = []
-  for (const limit of [7, 366]) bodies.push(...(await walk(t, daywise, label, body, limit, days, (r) => r)))
-  if (days.length) await deepPages(t, daywise, label, body, days, (r) => r)
-  const pastPage = Math.ceil(days.length / 7) + 1
-  const past = await daywise(t, { ...body, page: pastPage, limit: 7 })
-  expect({ label, status: past.status, paging: past.paging, data: past.data }).toEqual({
-    label,
-    status: 200,
-    paging: expectedPaging(days.length, pastPage, 7),
-    data: [],
-  })
-  bodies.push(past.json)
+  const bodies = await walkStep2(t, daywise, label, body, days, (r) => r, [7, 366])
   for (const b of bodies) expect({ label, totals: b.totals, message: b.message }).toEqual({ label, totals, message })
   return days.length
 }

@@ -118,9 +118,10 @@ export function pageOf(input: { page?: IntInput; limit?: IntInput }, defaultLimi
   return { page, limit, offset: (page - 1) * limit }
 }
 
-export function pagingOf(total: number, { page, limit }: Page) {
+/** The paging fields of an answer, named and ordered as day-wise, call log and products send them (spec 2.4-2.6). */
+export function pagingOf(total: number, { page, limit }: Page, returned: number) {
   const totalPages = Math.ceil(total / limit)
-  return { totalPages, hasMore: page < totalPages }
+  return { page, limit, returned, total, total_pages: totalPages, has_more: page < totalPages }
 }
 
 export interface DateRange {

@@ -109,8 +109,8 @@ export const callHistory = (deps: ApiDeps) =>
           data = set.page(page.offset, page.limit, 'history')
         }
         if (total === 0) throw new ApiError(404, Message.noRecord)
-        const { totalPages, hasMore } = pagingOf(total, page)
-        if (page.page > totalPages) throw new ApiError(404, Message.pageOutOfRange)
+        const paging = pagingOf(total, page, data.length)
+        if (page.page > paging.total_pages) throw new ApiError(404, Message.pageOutOfRange)
 
         return answer<typeof Ok.static>({ request, set }, {
           code: 200 as const,
@@ -121,11 +121,11 @@ export const callHistory = (deps: ApiDeps) =>
           filters: { sap_code: sapCode, call_log_id: callLogId, substatus: given(body.substatus) },
           paging: {
             total_records: total,
-            total_pages: totalPages,
-            page: page.page,
-            limit: page.limit,
-            returned: data.length,
-            has_more: hasMore,
+            total_pages: paging.total_pages,
+            page: paging.page,
+            limit: paging.limit,
+            returned: paging.returned,
+            has_more: paging.has_more,
           },
           data: data as (typeof CallRecord.static)[],
         })

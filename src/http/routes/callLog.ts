@@ -75,18 +75,12 @@ export const callLog = (deps: ApiDeps) =>
         const cls = callClassOf(body.substatus)
         const calls = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
         const data = calls.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
-        const { totalPages, hasMore } = pagingOf(calls.total, page)
         return answer<typeof Ok.static>({ request, set }, {
           code: 200 as const,
           status: true as const,
           message: calls.total ? '' : Message.noRecord,
           dealer: dealerBlock(store, body.storelookup),
-          page: page.page,
-          limit: page.limit,
-          returned: data.length,
-          total: calls.total,
-          total_pages: totalPages,
-          has_more: hasMore,
+          ...pagingOf(calls.total, page, data.length),
           summary: summaryOf(calls.counts, cls),
           data,
         })

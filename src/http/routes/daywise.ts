@@ -54,18 +54,12 @@ export const daywise = (deps: ApiDeps) =>
         const store = resolveStorelookup(deps, integration.id, body.storelookup)
         const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
         const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
-        const { totalPages, hasMore } = pagingOf(total, page)
         return answer<typeof Ok.static>({ request, set }, {
           code: 200 as const,
           status: true as const,
           message: total ? '' : Message.noRecord,
           dealer: dealerBlock(store, body.storelookup),
-          page: page.page,
-          limit: page.limit,
-          returned: data.length,
-          total,
-          total_pages: totalPages,
-          has_more: hasMore,
+          ...pagingOf(total, page, data.length),
           totals,
           data,
         })

@@ -1,6 +1,6 @@
 // POST /listing/dealer — step 1 by dealer code (spec 4.2, decision 17).
 import { Elysia, t } from 'elysia'
-import { dealerIsActive, storesOfDealer } from '../../store/directory'
+import { storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { apiContext, readSnapshot, type ApiDeps } from '../context'
@@ -33,8 +33,9 @@ export const dealerLookup = (deps: ApiDeps) =>
     ({ body, integration, request, set }) =>
       readSnapshot(deps.db, () => {
         const range = dateRangeOf(body)
-        // an unknown or inactive dealer is an empty list, not an error
-        const stores = dealerIsActive(deps.db, body.sap_code) ? storesOfDealer(deps.db, body.sap_code) : []
+        // an unknown or inactive dealer is an empty list, not an error: a store is
+        // visible only while its dealer is active, so such a dealer has none
+        const stores = storesOfDealer(deps.db, body.sap_code)
         const data = storeEntries(deps, integration.id, stores, range)
         return answer<typeof Ok.static>({ request, set }, {
           code: 200 as const,

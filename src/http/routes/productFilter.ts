@@ -82,17 +82,11 @@ export const productFilter = (deps: ApiDeps) =>
           status: 1 as const,
           images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
         }))
-        const { totalPages, hasMore } = pagingOf(total, page)
         return answer<typeof Ok.static>({ request, set }, {
           code: 200 as const,
           status: true as const,
           user: integration.name,
-          page: page.page,
-          limit: page.limit,
-          returned: data.length,
-          total,
-          total_pages: totalPages,
-          has_more: hasMore,
+          ...pagingOf(total, page, data.length),
           data,
         })
       }),
