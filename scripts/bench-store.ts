@@ -1,80 +1,45 @@
-// In-process latency of the hot queries on a synthetic read store of a chosen
-// size: page 1 against the last page, one day against one year. Not a test:
-// a quick check that cost follows the page, not the data.
-//   bun scripts/bench-store.ts --calls 2000000 [--db /tmp/bench.sqlite]
-import { existsSync } from 'node:fs'
-import { sha256Hex } from '../src/http/auth'
+// In-process time per request (app.handle, no HTTP) on a synced read store,
+// such as the one bun run bench syncs: where an answer's time goes before the
+// network. Not a test: a quick look, request by request.
+//   bun scripts/bench-store.ts [--db-path /tmp/bench01.sqlite] [--n 200]
+import { loadConfig } from '../src/config'
 import { createApp } from '../src/http/app'
-import { RateLimiter } from '../src/http/rateLimit'
-import { parseFlags } from '../src/config'
+import { apiDeps } from '../src/http/context'
 import { openStore } from '../src/store/open'
-import { mobileOf, refreshAll } from '../src/store/refresh'
-import { createStorelookup } from '../src/storelookup'
+import { parseFlags } from './bench/args'
+import { benchKey } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
-const CALLS = Number(flags.get('--calls') ?? 1_000_000)
-const STORES = 10_000
-const path = flags.get('--db') ?? `/tmp/listing-bench-${CALLS}.sqlite`
-const KEY = 'bench-key'
+const db = openStore(flags.get('--db-path') ?? '/tmp/bench01.sqlite', { readonly: true, migrate: false })
+const N = Number(flags.get('--n') ?? 200)
+const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), 'bench-storelookup-secret-0123456789abcdef', { expectSync: true })
+const app = createApp(deps)
+const post = (path: string, body: object) =>
+  app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'x-api-key': benchKey(2) }, body: JSON.stringify(body) }))
 
-if (!existsSync(path)) {
-  const db = openStore(path)
-  const c = db.$client
-  let seed = 42
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
-  const t0 = performance.now()
-  c.transaction(() => {
-    c.run(`INSERT INTO integrations (id, name, key_sha256, is_active) VALUES (1, 'Bench', '${sha256Hex(KEY)}', 1)`)
-    const dealer = c.prepare('INSERT INTO dealers VALUES (?, ?, 1)')
-    const store = c.prepare("INSERT INTO stores (website_id, sap_code, store_name, city, state, is_deleted) VALUES (?, ?, ?, 'City', 'State', 0)")
-    for (let i = 1; i <= 8000; i++) dealer.run(`S${i}`, `Dealer ${i}`)
-    for (let i = 1; i <= STORES; i++) store.run(i, `S${((i - 1) % 8000) + 1}`, `Store ${i}`)
-    const call = c.prepare(`INSERT INTO calls (website_id, call_start_time, call_log_id, caller_number, mobile, duration_seconds,
-      did_number, event_type, substatus, created_at) VALUES (?, ?, ?, ?, ?, ?, '+9180', 'X', ?, ?)`)
-    const start = Date.UTC(2025, 0, 1) / 1000
-    const span = 365 * 86400
-    for (let i = 0; i < CALLS; i++) {
-      const ts = new Date((start + Math.floor((i / CALLS) * span)) * 1000).toISOString().replace('T', ' ').slice(0, 19)
-      const caller = `9${String(Math.floor(rand() * 2_000_000)).padStart(9, '0')}`
-      const r = rand()
-      call.run(1 + Math.floor(rand() * STORES), ts, `C${i}`, caller, mobileOf(caller), Math.floor(rand() * 300), r < 0.6 ? 'Answered' : r < 0.9 ? 'Missed' : 'Offline', ts)
-    }
-    const metric = c.prepare('INSERT INTO metrics (website_id, metric_date, desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions, website_clicks, call_clicks, direction_requests, business_bookings) VALUES (?, ?, 1, 2, 3, 4, 5, 6, 7, 8)')
-    for (let s = 1; s <= 1000; s++) for (let d = 0; d < 365; d++) metric.run(s, new Date(Date.UTC(2025, 0, 1 + d)).toISOString().slice(0, 10))
-    console.log(`inserted ${CALLS} calls in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-    refreshAll(c)
-  })()
-  c.run('ANALYZE')
-  console.log(`built ${path} in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-  c.close()
-}
-
-const db = openStore(path)
-const storelookup = createStorelookup('bench-secret-bench-secret-bench-secret')
-const app = createApp({ db, storelookup, imageBaseUrl: '', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 86_400, expectSync: false })
-const post = (p: string, body: object) =>
-  app.handle(new Request(`http://localhost${p}`, { method: 'POST', headers: { 'x-api-key': KEY }, body: JSON.stringify(body) }))
-
-async function time(label: string, p: string, body: object, n = 200) {
-  let res = await post(p, body)
+async function time(label: string, path: string, body: object) {
+  const res = await post(path, body)
   const json: any = await res.json()
+  if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(json)}`)
   const t0 = performance.now()
-  for (let i = 0; i < n; i++) await (await post(p, body)).arrayBuffer()
-  const us = ((performance.now() - t0) / n) * 1000
-  const info = json.paging ? `total ${json.paging.total_records}, page ${json.paging.page}/${json.paging.total_pages}` : `status ${res.status}`
+  for (let i = 0; i < N; i++) await (await post(path, body)).arrayBuffer()
+  const us = ((performance.now() - t0) / N) * 1000
+  const info = json.paging ? `total ${json.paging.total_records}, page ${json.paging.page}/${json.paging.total_pages}` : `${json.data?.length ?? ''} rows`
   console.log(`${label.padEnd(44)} ${us.toFixed(0).padStart(6)} µs   ${info}`)
   return json
 }
 
-const YEAR = { from_date: '2025-01-01', to_date: '2025-12-31' }
+const last = (db.$client.query('SELECT max(day) AS d FROM call_days').get() as { d: string }).d
+const YEAR = { from_date: `${Number(last.slice(0, 4)) - 1}${last.slice(4)}`, to_date: last }
+const store = (db.$client.query('SELECT website_id FROM stores WHERE visible = 1 ORDER BY website_id LIMIT 1 OFFSET 20').get() as { website_id: number }).website_id
+const token = deps.storelookup.seal(2, store)
 const first = await time('history, year, page 1', '/listing/listingtiles', YEAR)
 await time('history, year, last page', '/listing/listingtiles', { ...YEAR, page: first.paging.total_pages })
-await time('history, one day, page 1', '/listing/listingtiles', { from_date: '2025-06-01', to_date: '2025-06-01' })
-const missed = await time('history, year, missed, page 1', '/listing/listingtiles', { ...YEAR, substatus: 'missed' })
-await time('history, year, missed, last page', '/listing/listingtiles', { ...YEAR, substatus: 'missed', page: missed.paging.total_pages })
-await time('history, year, sap_code, page 1', '/listing/listingtiles', { ...YEAR, sap_code: 'S77' })
-await time('history, year, storelookup', '/listing/listingtiles', { ...YEAR, storelookup: storelookup.seal(1, 500) })
-await time('call log, year, 500 rows', '/listing/calls', { ...YEAR, storelookup: storelookup.seal(1, 500), limit: 500 })
-await time('dealer lookup, year', '/listing/dealer', { ...YEAR, sap_code: 'S77' })
-await time('day-wise, 366 days', '/listing/daywise', { ...YEAR, storelookup: storelookup.seal(1, 77), limit: 366 })
+await time('history, one day, page 1', '/listing/listingtiles', { from_date: last, to_date: last })
+await time('history, year, missed, page 1', '/listing/listingtiles', { ...YEAR, substatus: 'missed' })
+await time('history, year, sap_code, page 1', '/listing/listingtiles', { ...YEAR, sap_code: 'SAP000021' })
+await time('call log, year, 500 rows', '/listing/calls', { ...YEAR, storelookup: token, limit: 500 })
+await time('dealer lookup, year', '/listing/dealer', { ...YEAR, sap_code: 'SAP000021' })
+await time('employee lookup, 150 dealers, year', '/listing/employee', { ...YEAR, emp_code: 'EMP00001' })
+await time('day-wise, 366 days', '/listing/daywise', { ...YEAR, storelookup: token, limit: 366 })
 await time('products, no filter', '/products/filter', {})

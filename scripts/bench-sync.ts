@@ -4,7 +4,7 @@
 //   bun scripts/bench-sync.ts --scale 1 [--url mysql://root@127.0.0.1:3306/bench1] [--reuse]
 // --reuse keeps an already seeded master at that URL instead of seeding it again.
 import { rmSync } from 'node:fs'
-import { parseFlags } from '../src/config'
+import { parseFlags } from './bench/args'
 import { connectMaster, queryRows } from '../src/sync/master'
 import { applyDayOfChanges, dayOfChangesAt, seedMaster } from './seed-master'
 

@@ -2,31 +2,38 @@
 // Builds (or reuses) a master at --scale with the generator, syncs it, starts
 // the server, and measures each scenario with wrk (64 connections, 10 s after a
 // warm-up, bodies rotating over many stores, dealers and filters) against:
-//   ours     the service (bun src/main.ts serve, no response cache)
+//   ours     the service (bun src/main.ts serve, no response cache), with one
+//            serving worker (WORKERS=1) and with the default (one per core)
 //   ceiling  a bare Bun.serve that parses the request and returns that
 //            scenario's response bytes from memory
 //   legacy   the same requests answered straight from MariaDB with COUNT(*)
 //            plus LIMIT/OFFSET on the master's tables (scripts/bench/legacy.ts)
+// Then "during sync": a light request every 20 ms while serve's own schedule
+// syncs one day of changes (50,000 new calls), at both worker counts.
 // Writes docs/benchmarks.md.
-//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--only name,name] [--skip-legacy]
+//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync]
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { parseFlags } from '../src/config'
+import { parseFlags } from './bench/args'
 import { openStore } from '../src/store/open'
 import { createStorelookup } from '../src/storelookup'
 import { connectMaster, queryRows } from '../src/sync/master'
-import { benchKey, seedMaster } from './seed-master'
+import { probe, startServe, SYNC_ENDED, type ProbeStats } from './bench/probe'
+import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const scale = Number(flags.get('--scale') ?? 1)
 const duration = Number(flags.get('--duration') ?? 10)
+const connections = Number(flags.get('--connections') ?? 64)
+const CORES = availableParallelism()
 const only = flags.get('--only')?.split(',')
 const url = flags.get('--url') ?? (scale === 1 ? 'mysql://root@127.0.0.1:3306/bench1' : `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`)
 const dbPath = flags.get('--db-path') ?? `/tmp/listing-bench-sync-${scale}.sqlite`
 const SECRET = 'bench-storelookup-secret-0123456789abcdef'
 const KEY = benchKey(2)
 const INTEGRATION_ID = 2
-const PORTS = { ours: 18_081, ceiling: 18_082, legacy: 18_083 }
+const PORTS = { ours: 18_081, ceiling: 18_082, legacy: 18_083, oursAll: 18_084, duringSync: 18_085 }
 const work = '/tmp/listing-bench-work'
 mkdirSync(work, { recursive: true })
 
@@ -111,11 +118,15 @@ for (const s of scenarios) {
 const selected = scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))
 
 // 3. servers
-const ours = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(PORTS.ours), '--host', '127.0.0.1'], {
-  env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' },
-  stdout: 'inherit',
-  stderr: 'inherit',
-})
+const SERVE_ENV = { STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' }
+const serveAt = (port: number, workers: number) =>
+  Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(port), '--host', '127.0.0.1', '--workers', String(workers)], {
+    env: { ...process.env, ...SERVE_ENV },
+    stdout: 'inherit',
+    stderr: 'inherit',
+  })
+const ours = serveAt(PORTS.ours, 1)
+const oursAll = serveAt(PORTS.oursAll, CORES)
 const ceilingBytes = new Map<string, Uint8Array>()
 const ceiling = Bun.serve({
   port: PORTS.ceiling,
@@ -143,12 +154,14 @@ async function startLegacyFresh() {
   }
   return proc
 }
-for (let i = 0; i < 100; i++) {
-  try {
-    await fetch(`http://127.0.0.1:${PORTS.ours}/health`)
-    break
-  } catch {
-    await Bun.sleep(100)
+for (const port of [PORTS.ours, PORTS.oursAll]) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/health`)
+      break
+    } catch {
+      await Bun.sleep(100)
+    }
   }
 }
 
@@ -166,7 +179,7 @@ interface Result {
 async function wrk(port: number, s: Scenario, bodies: object[], seconds: number): Promise<Result> {
   const file = join(work, `${s.name.replace(/\W+/g, '_')}-${port}.txt`)
   writeFileSync(file, bodies.map((b) => JSON.stringify(b)).join('\n'))
-  const args = ['-t2', '-c64', `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', 'scripts/bench/rotate.lua', `http://127.0.0.1:${port}`, '--', file, s.path, s.name, KEY]
+  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', 'scripts/bench/rotate.lua', `http://127.0.0.1:${port}`, '--', file, s.path, s.name, KEY]
   const proc = Bun.spawn(['wrk', ...args], { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(proc.stdout).text()
   await proc.exited
@@ -192,7 +205,7 @@ async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Prom
 
 // 4. measure
 const rows: string[] = []
-const results: Record<string, { ours: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
+const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
 for (const s of selected) {
   const sample = await call(PORTS.ours, s.path, s.ours[0])
   const bytes = new Uint8Array(await sample.arrayBuffer())
@@ -202,6 +215,8 @@ for (const s of selected) {
   const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
   await wrk(PORTS.ours, s, s.ours, 3) // warm-up
   const o = await wrk(PORTS.ours, s, s.ours, duration)
+  await wrk(PORTS.oursAll, s, s.ours, 3)
+  const a = await wrk(PORTS.oursAll, s, s.ours, duration)
   await wrk(PORTS.ceiling, s, s.ours, 2)
   const c = await wrk(PORTS.ceiling, s, s.ours, duration)
   let l: Result | undefined
@@ -211,42 +226,76 @@ for (const s of selected) {
     legacy.kill()
     await legacy.exited
   }
-  results[s.name] = { ours: o, ceiling: c, legacy: l, unloaded, bytes: bytes.length }
-  const line = `| ${s.name} | ${(bytes.length / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${((o.rps / c.rps) * 100).toFixed(0)}% | ${!l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`} |${o.errors ? ` ${o.errors} errors` : ''}`
+  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: bytes.length }
+  const line = `| ${s.name} | ${(bytes.length / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${((o.rps / c.rps) * 100).toFixed(0)}% | ${!l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
   rows.push(line)
   console.log(line)
 }
-const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${ours.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-ours.kill('SIGTERM')
-await ours.exited
+const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+const hwm = peakRss(ours.pid)
+const hwmAll = peakRss(oursAll.pid)
+for (const p of [ours, oursAll]) p.kill('SIGTERM')
+await Promise.all([ours.exited, oursAll.exited])
 ceiling.stop(true)
+
+// 5. during sync: serve (its schedule syncing at once) answers a light request every 20 ms
+// while its scheduled run takes in one day of changes
+const during: Record<number, { probe: ProbeStats; syncMs: number }> = {}
+if (!flags.has('--skip-sync')) {
+  for (const workers of [1, CORES]) {
+    await applyDayOfChanges(master, { seed: Date.now() % 1000, changes: dayOfChangesAt(1) })
+    const serve = await startServe(['--db-path', dbPath, '--mysql-url', url, '--sync-interval', '86400', '--workers', String(workers)], { ...SERVE_ENV, LOG_LEVEL: 'info' }, PORTS.duringSync)
+    const ended = serve.waitFor(SYNC_ENDED).then((line) => Bun.sleep(1000).then(() => JSON.parse(line)))
+    const stats = await probe(`http://127.0.0.1:${PORTS.duringSync}/products/filter`, { 'x-api-key': KEY }, '{"limit":20}', ended)
+    const outcome = await ended
+    await serve.stop()
+    if (outcome.msg !== 'sync ok') throw new Error(`the scheduled sync failed: ${outcome.error}`)
+    during[workers] = { probe: stats, syncMs: outcome.ms }
+  }
+  const d1 = during[1]
+  const dn = during[CORES]
+  const line = `| during sync: product filter every 20 ms, while serve's schedule syncs one day of changes (${(d1.syncMs / 1000).toFixed(1)} s and ${(dn.syncMs / 1000).toFixed(1)} s) | 6 KB | ${d1.probe.n} requests | ${d1.probe.p50.toFixed(2)} | ${d1.probe.p99.toFixed(2)} | ${dn.probe.n} requests | ${dn.probe.p50.toFixed(2)} | ${dn.probe.p99.toFixed(2)} | | max ${d1.probe.max.toFixed(0)} and ${dn.probe.max.toFixed(0)} ms | | | |`
+  rows.push(line)
+  console.log(line)
+}
 
 // 5. sizes and report
 const storeBytes = statSync(dbPath).size
 const [{ masterBytes }] = await queryRows<{ masterBytes: number }>(master, 'SELECT sum(data_length + index_length) AS masterBytes FROM information_schema.tables WHERE table_schema = DATABASE()')
 await master.end()
-const header = `| Scenario | Response | Ours req/s | p50 ms | p99 ms | Unloaded median ms | Ceiling req/s | Ours / ceiling | Legacy req/s |
-|---|---|---|---|---|---|---|---|---|`
+const header = `| Scenario | Response | 1 worker req/s | p50 ms | p99 ms | ${CORES} workers req/s | p50 ms | p99 ms | ${CORES} / 1 | Unloaded median ms (1 worker) | Ceiling req/s | 1 worker / ceiling | Legacy req/s |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|`
 const ratio = (a: string, b: string) => results[a] && results[b] ? (results[a].unloaded / results[b].unloaded).toFixed(2) : 'n/a'
 const summary = [
-  `Server peak RSS over the run: ${hwm.toFixed(0)} MB.`,
+  `Server peak RSS over the run: ${hwm.toFixed(0)} MB with 1 worker, ${hwmAll.toFixed(0)} MB with ${CORES}.`,
   `Read store on disk: ${(storeBytes / 1e9).toFixed(2)} GB; master data and indexes: ${(Number(masterBytes) / 1e9).toFixed(2)} GB (${(storeBytes / Number(masterBytes)).toFixed(2)}×).`,
   `Last page against first pages of a one-year range (unloaded medians): ${ratio('call history, one year, last pages', 'call history, one month, no filter')}× (first pages measured on one-month ranges).`,
   `One year against one day: ${ratio('call history, one month, no filter', 'call history, one day, no filter')}× (one month) — see the rows above for one year by sap_code and by substatus.`,
   `Employee lookup, one year against one week: ${ratio('employee lookup, ten dealers, one year', 'employee lookup, ten dealers, one week')}×.`,
 ]
+// compression's cost per answer (the clients above do not ask for it)
+const compression = Bun.spawnSync([process.execPath, 'scripts/bench-compression.ts', '--db-path', dbPath], { stdout: 'pipe', stderr: 'inherit' }).stdout.toString().trim()
 const report = `# Benchmarks
 
 Date: ${new Date().toISOString().slice(0, 10)}. Machine: 2 cores, 24 GiB, shared with wrk and MariaDB.
 Scale ${scale} (${scale === 1 ? '20 million calls, 7 million listing rows' : `${scale} of production`}).
 Reproduce: \`bun scripts/bench.ts --scale ${scale}${flags.has('--reuse') ? ' --reuse' : ''}\`.
-wrk: 2 threads, 64 connections, ${duration} s per measurement after a warm-up; bodies rotate over many stores, dealers and filters.
-No response cache. "Unloaded median" is 200 sequential requests, one at a time.
+wrk: 2 threads, ${connections} connections, ${duration} s per measurement after a warm-up; bodies rotate over many stores, dealers and filters.
+No response cache. "Unloaded median" is 200 sequential requests, one at a time. "1 worker" is \`WORKERS=1\`; "${CORES} workers" is the default, one per core.
+"During sync" is a product-filter request every 20 ms (p50 and p99 in ms) while serve's own schedule (\`SYNC_INTERVAL\`) syncs one day of changes: 50,000 new calls, 5,000 changed, 10,000 revised listing rows.
 
 ${header}
 ${rows.join('\n')}
 
 ${summary.map((l) => `- ${l}`).join('\n')}
+
+## Compression
+
+What decision 33 costs an answer that is sent compressed (\`bun scripts/bench-compression.ts\`): the
+server's time to compress real answers of this store at level 1, which the service uses. The wrk
+clients above send no \`Accept-Encoding\`, so none of the figures above include it.
+
+${compression}
 `
 mkdirSync('docs', { recursive: true })
 writeFileSync('docs/benchmarks.md', report)

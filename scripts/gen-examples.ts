@@ -2,16 +2,16 @@
 // the app over the demo data (lists cut to one item), for the OpenAPI document.
 //   bun scripts/gen-examples.ts
 import { DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
+import { loadConfig } from '../src/config'
 import { createApp } from '../src/http/app'
-import { RateLimiter } from '../src/http/rateLimit'
+import { apiDeps } from '../src/http/context'
 import { openStore } from '../src/store/open'
-import { createStorelookup } from '../src/storelookup'
 
 const db = openStore(':memory:')
 seedDemo(db)
-const storelookup = createStorelookup(DEMO_SECRET)
-const app = createApp({ db, storelookup, imageBaseUrl: 'https://images.example.com/', rateLimiter: new RateLimiter(0, 1), staleAfterSeconds: 86_400, expectSync: false })
-const token = storelookup.seal(1, 1)
+const deps = apiDeps(db, loadConfig({ IMAGE_BASE_URL: 'https://images.example.com/', RATE_LIMIT_PER_MIN: '0' }), DEMO_SECRET, { expectSync: false })
+const app = createApp(deps)
+const token = deps.storelookup.seal(1, 1)
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
 const requests: Record<string, object> = {
   '/listing/listingtiles': { ...JAN, sap_code: 'SAP1001', limit: 1 },

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
-import { parseFlags } from '../src/config'
+import { parseFlags } from './bench/args'
 import { rng } from '../db/fixtures/rng'
 import { connectMaster, queryRows, type Master } from '../src/sync/master'
 

@@ -3,7 +3,7 @@
 // key is ever stored (decision 27).
 import { createHash, randomBytes } from 'node:crypto'
 
-export const KEY_PREFIX = 'lak_'
+const KEY_PREFIX = 'lak_'
 const checksum = (body: string) => createHash('sha256').update(`${KEY_PREFIX}${body}`).digest('base64url').slice(0, 6)
 
 /** A new key: lak_ + 32 random bytes (base64url) + _ + 6-character checksum. */

@@ -2,10 +2,12 @@
 // nothing beside it. Smoke suite: demo from an empty folder; then sync a master
 // and serve it with the binary alone, every endpoint answering.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchKey, seedMaster } from '../scripts/seed-master'
+import { build } from '../scripts/build'
 import { waitForServer } from './helpers'
 import { throwawayMaster } from './mariadb'
 
@@ -14,8 +16,7 @@ const binary = join(work, 'build', 'listing-api')
 let m: Awaited<ReturnType<typeof throwawayMaster>>
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', 'src/main.ts', '--outfile', binary], { stderr: 'pipe' })
-  if (build.exitCode !== 0) throw new Error(build.stderr.toString())
+  await build(binary)
   m = await throwawayMaster()
   await seedMaster(m.master, { scale: 0.0005, seed: 5 })
 }, 120_000)
@@ -48,14 +49,14 @@ describe('the compiled binary', () => {
     expect(readdirSync(empty)).toEqual(['listing-api']) // demo wrote nothing beside it
   }, 60_000)
 
-  test('sync then serve, with the binary alone, answers every endpoint', async () => {
+  test('sync then serve on two workers with a sync schedule, with the binary alone, answers every endpoint', async () => {
     const dbPath = join(work, 'store', 'listing.sqlite')
     const env = { PATH: '/usr/bin:/bin', DB_PATH: dbPath, MYSQL_URL: m.url, STORELOOKUP_SECRET: 'binary-test-secret-0123456789abcdef' }
     const sync = Bun.spawnSync([binary, 'sync'], { env, stdout: 'pipe', stderr: 'pipe' })
-    expect(sync.stderr.toString()).toBe('')
+    for (const line of sync.stderr.toString().split('\n').filter(Boolean)) expect(line).toStartWith('sync: ') // progress lines only
     expect(sync.stdout.toString()).toStartWith('sync ok: full load')
     const port = 42_000 + Math.floor(Math.random() * 1000)
-    const proc = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1'], { env, stdout: 'pipe', stderr: 'pipe' })
+    const proc = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--workers', '2', '--sync-interval', '3600'], { env, stdout: 'pipe', stderr: 'pipe' })
     const health = (await (await waitForServer(`http://127.0.0.1:${port}/health`)).json()) as any
     expect(health.status).toBe('ok')
     const key = benchKey(2)
@@ -72,7 +73,20 @@ describe('the compiled binary', () => {
     ])
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
     expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200)
+    // the scheduled run is the binary's own sync command, in a process of its own
+    const reader = proc.stdout.getReader()
+    let out = ''
+    while (!out.includes('"msg":"sync ok"')) out += new TextDecoder().decode((await reader.read()).value)
+    expect(out).toContain('"workers":2')
+    // an unexpected error's stack names our source files: the source map is inside the binary
+    const store = new Database(dbPath)
+    store.run('DROP TABLE products')
+    store.close()
+    expect((await post(port, '/products/filter', key, {})).status).toBe(500)
     proc.kill('SIGTERM')
     expect(await proc.exited).toBe(0)
+    const errors = await new Response(proc.stderr).text()
+    expect(errors).toContain('no such table: products')
+    expect(errors).toMatch(/src\/(store|http)\/[a-zA-Z/]+\.ts:\d+/)
   }, 60_000)
 })

@@ -1,7 +1,7 @@
 // POST /listing/listingtiles against the test fixtures (db/fixtures/test.ts):
 // every field, every rule of spec 4.1 and decisions 11-15, the error table row by row.
 import { describe, expect, test } from 'bun:test'
-import { expectFailure, post, testApp, tokenFor } from './helpers'
+import { demoApp, expectFailure, minutesHalfUp, post, sendAsDemo, testApp, tokenFor } from './helpers'
 
 const t = testApp()
 const PATH = '/listing/listingtiles'
@@ -89,6 +89,15 @@ describe('a call record', () => {
     expect(minutes['C-0104']).toBe(2.08) // 125 s
     expect(minutes['C-0102-midnight']).toBe(0)
     expect(minutes['C-102-2']).toBe(5)
+  })
+
+  test('a third decimal of 5 or more rounds up, where cutting it off would not: 1 s is 0.02, 37 s is 0.62', async () => {
+    const seconds = [1, 3, 37, 599, 61]
+    const d = demoApp(seconds.map((s, i) => ({ store: 1, time: `2025-03-0${i + 1} 10:00:00`, id: `ROUND-${s}`, seconds: s })))
+    const r = await sendAsDemo(d, PATH, { from_date: '2025-03-01', to_date: '2025-03-09', sap_code: 'SAP1001', limit: 500 })
+    const minutes = Object.fromEntries(r.json.data.filter((c: any) => c.call_log_id.startsWith('ROUND-')).map((c: any) => [c.call_log_id, c.call_duration_minutes]))
+    expect(minutes).toEqual({ 'ROUND-1': 0.02, 'ROUND-3': 0.05, 'ROUND-37': 0.62, 'ROUND-599': 9.98, 'ROUND-61': 1.02 })
+    for (const s of seconds) expect(minutes[`ROUND-${s}`]).toBe(minutesHalfUp(s))
   })
 
   test('blank recording and CRM values are null; case of the event type is kept', async () => {

@@ -20,17 +20,48 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('commands', () => {
-  test('help, each command\'s --help, and version', async () => {
-    const all = await cli(['help'])
-    expect(all.code).toBe(0)
-    for (const c of ['serve', 'sync', 'migrate', 'demo', 'keys', 'version']) expect(all.stdout).toContain(`  ${c}`)
-    for (const c of ['serve', 'sync', 'migrate', 'demo', 'keys']) {
-      const one = await cli([c, '--help'])
-      expect(one.code).toBe(0)
-      expect(one.stdout).toStartWith(`listing-api ${c}`)
-      expect(one.stdout).toContain('STORELOOKUP_SECRET')
+  test('help, each command\'s --help and -h, and version', async () => {
+    for (const args of [['help'], ['-h'], ['--help'], []]) {
+      const all = await cli(args)
+      expect(all.code).toBe(0)
+      for (const c of ['serve', 'sync', 'migrate', 'demo', 'keys', 'version']) expect(all.stdout).toContain(`  ${c}`)
     }
+    // each command lists the settings it reads, and no others
+    const reads: Record<string, string[]> = {
+      serve: ['PORT', 'HOST', 'DB_PATH', 'STORELOOKUP_SECRET', 'WORKERS', 'SYNC_INTERVAL', 'MYSQL_URL', 'LOG_LEVEL'],
+      sync: ['DB_PATH', 'MYSQL_URL'],
+      migrate: ['DB_PATH'],
+      demo: ['PORT', 'HOST', 'DB_PATH', 'STORELOOKUP_SECRET'],
+      keys: ['MYSQL_URL', 'DB_PATH'],
+    }
+    for (const [c, settings] of Object.entries(reads)) {
+      for (const args of [[c, '--help'], [c, '-h'], ['help', c]]) {
+        const one = await cli(args)
+        expect(one.code).toBe(0)
+        expect(one.stdout).toStartWith(`listing-api ${c}`)
+        for (const s of settings) expect(one.stdout).toContain(s)
+      }
+    }
+    const syncHelp = (await cli(['sync', '--help'])).stdout
+    for (const s of ['PORT', 'STORELOOKUP_SECRET', 'WORKERS', 'RATE_LIMIT']) expect(syncHelp).not.toContain(s)
     expect((await cli(['version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  }, 60_000)
+
+  test.each([
+    [['demo', '--prot', '39557'], 'listing-api: unknown flag --prot; see "listing-api demo --help"'],
+    [['sync', '--port', 'abc'], 'listing-api: unknown flag --port; see "listing-api sync --help"'],
+    [['serve', '--port'], 'listing-api: flag \'--port <value>\' argument missing; see "listing-api serve --help"'],
+    [['migrate', 'now'], 'listing-api: unexpected argument "now"; see "listing-api migrate --help"'],
+    [['help', 'frob'], 'listing-api: unknown command "frob"; run "listing-api help"'],
+  ])('%j is a usage error: one line naming it, exit code 2', async (args, line) => {
+    const r = await cli(args)
+    expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({ code: 2, stderr: line })
+  }, 30_000)
+
+  test('sync ignores the settings it does not read, however wrong', async () => {
+    const r = await cli(['sync', '--db-path', join(dir, 'x.sqlite')], { PORT: 'abc', WORKERS: 'many', STORELOOKUP_SECRET: 'short' })
+    expect(r.stderr.trim()).toBe('listing-api: MYSQL_URL is not set; set it to mysql://user:pass@host:port/db')
+    expect(r.code).toBe(2)
   }, 30_000)
 
   test.each([
@@ -41,9 +72,9 @@ describe('commands', () => {
     [['sync'], {}, 'MYSQL_URL is not set'],
     [['serve', '--port', 'abc'], { STORELOOKUP_SECRET: SECRET }, 'PORT must be a whole number'],
     [['frobnicate'], {}, 'unknown command'],
-  ])('%j fails with one line and a non-zero exit', async (args, env, reason) => {
+  ])('%j is a configuration error: one line, exit code 2', async (args, env, reason) => {
     const r = await cli(args, env)
-    expect(r.code).not.toBe(0)
+    expect(r.code).toBe(2)
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(reason)])
   }, 30_000)
 
@@ -148,6 +179,7 @@ describe('demo keys', () => {
     expect(ok.user).toBe('Trial partner')
     const id = /integration (\d+)/.exec(created.stdout)![1]
     expect((await cli(['keys', 'list', '--demo', '--db-path', path])).stdout).toContain(`${id}\tyes\t`)
+    expect((await cli(['keys', '--demo', 'list', '--db-path', path])).stdout).toContain(`${id}\tyes\t`) // the flag takes no value
     expect((await cli(['keys', 'revoke', '--demo', '--id', id, '--db-path', path])).code).toBe(0)
     expect((await ask()).status).toBe(401)
     proc.kill('SIGTERM')

@@ -3,14 +3,13 @@
 import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
 import { seedTest, TEST_IMAGE_BASE, TEST_KEYS, TEST_SECRET } from '../db/fixtures/test'
 import { createApp } from '../src/http/app'
-import type { ApiDeps } from '../src/http/context'
-import { RateLimiter } from '../src/http/rateLimit'
+import { apiDeps } from '../src/http/context'
 import { expect } from 'bun:test'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import { Value } from '@sinclair/typebox/value'
 import type { TSchema } from '@sinclair/typebox'
 import { openStore, type Store } from '../src/store/open'
-import { mobileOf, refreshAll } from '../src/store/refresh'
-import { createStorelookup } from '../src/storelookup'
+import { applyChanges } from '../src/store/load'
 
 export { TEST_KEYS }
 
@@ -30,14 +29,8 @@ interface RateOptions {
 
 /** The app in process over a seeded read store, collecting what it logs as errors. */
 export function appOver(db: Store, secret: string, imageBaseUrl: string, options: RateOptions = {}) {
-  const deps: ApiDeps = {
-    db,
-    storelookup: createStorelookup(secret),
-    imageBaseUrl,
-    rateLimiter: new RateLimiter(options.rateLimitPerMin ?? 0, options.burst ?? 100, options.now),
-    staleAfterSeconds: options.staleAfterSeconds ?? 86_400,
-    expectSync: options.expectSync ?? false,
-  }
+  const config = { imageBaseUrl, rateLimitPerMin: options.rateLimitPerMin ?? 0, rateLimitBurst: options.burst ?? 100, staleAfter: options.staleAfterSeconds ?? 86_400 }
+  const deps = apiDeps(db, config, secret, { expectSync: options.expectSync ?? false, now: options.now })
   const errors: string[] = []
   const app = createApp(deps, { error: (m, f) => errors.push(`${m} ${JSON.stringify(f)}`) })
   return { app, db, deps, errors }
@@ -55,22 +48,17 @@ export interface ExtraCall {
   seconds?: number // default 30
 }
 
-/** The app over an in-memory store seeded with seedDemo, plus extra calls inserted the way the fixtures insert them. */
+/** The app over an in-memory store seeded with seedDemo, plus extra calls applied the way an incremental sync applies them. */
 export function demoApp(extra: ExtraCall[] = []): TestApp {
   const db = openStore(':memory:')
   seedDemo(db)
   if (extra.length) {
-    db.transaction(() => {
-      const ins = db.$client.query(
-        `INSERT INTO calls (website_id, call_start_time, call_log_id, caller_number, mobile, duration_seconds,
-           did_number, event_type, substatus, recording_url, crm_lead_id, crm_synced_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, '+918040099999', 'TEST', ?, NULL, NULL, NULL, ?)`,
-      )
-      for (const c of extra) {
-        const caller = c.caller ?? '+919000000001'
-        ins.run(c.store, c.time, c.id, caller, mobileOf(caller), c.seconds ?? 30, c.substatus ?? 'Answered', c.time)
-      }
-      refreshAll(db.$client) // rebuild the derived columns and tables, as a sync would
+    applyChanges(db, {
+      calls: extra.map((c) => ({
+        call_log_id: c.id, website_id: c.store === 0 ? null : c.store, call_start_time: c.time, caller_number: c.caller ?? '+919000000001',
+        duration_seconds: c.seconds ?? 30, did_number: '+918040099999', event_type: 'TEST', substatus: c.substatus ?? 'Answered',
+        recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: c.time,
+      })),
     })
   }
   return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
@@ -112,14 +100,22 @@ export async function post(t: TestApp, path: string, body: unknown, headers: Rec
 // something other than what the API sends fails the tests.
 const compiled = new Map<TSchema, TypeCheck<TSchema>>()
 
-/** Fails unless json is exactly what the route documents for that status. */
+/**
+ * Fails unless json is exactly what the route documents for that status: the
+ * schema accepts it, it has no field the schema lacks, and the status is one the
+ * route documents at all.
+ */
 export function expectDocumented(t: TestApp, path: string, status: number, json: unknown): void {
   const route = t.app.routes.find((r) => r.method === 'POST' && r.path === path)
-  const schema = (route?.hooks.response as Record<string, TSchema> | undefined)?.[status]
-  if (!schema) return // not an API route (404 for an unknown path), or a status the route does not document
-  let check = compiled.get(schema)
-  if (!check) compiled.set(schema, (check = TypeCompiler.Compile(schema)))
+  if (!route) return // not an API route (404 for an unknown path)
+  const schema = (route.hooks.response as Record<string, TSchema> | undefined)?.[status]
+  expect({ path, status, documented: schema !== undefined }).toEqual({ path, status, documented: true })
+  let check = compiled.get(schema!)
+  if (!check) compiled.set(schema!, (check = TypeCompiler.Compile(schema!)))
   const problems = check.Check(json) ? [] : [...check.Errors(json)].slice(0, 3).map((e) => `${e.path}: ${e.message}`)
+  // fields the schema does not name: what Value.Clean would take away
+  const cleaned = Value.Clean(schema!, structuredClone(json))
+  if (JSON.stringify(cleaned) !== JSON.stringify(json)) problems.push(`fields the schema does not document: ${JSON.stringify(json).slice(0, 300)}`)
   expect({ path, status, problems }).toEqual({ path, status, problems: [] })
 }
 

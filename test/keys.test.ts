@@ -41,22 +41,28 @@ test('a created key works after the next sync; a revoked one stops working after
 
   const db = openStore(join(mkdtempSync(join(tmpdir(), 'listing-keys-')), 'store.sqlite'))
   const t = appOver(db, 'keys-test-secret-0123456789abcdef0123', 'https://i/')
-  await runSync(db.$client, m.url)
+  await runSync(db, m.url)
   const ok = await post(t, '/products/filter', {}, { 'x-api-key': key })
   expect(ok.json.user).toBe('Acme Tiles Portal')
 
   const revoked = await keys('revoke', '--id', String(row.id))
   expect(revoked.code).toBe(0)
   expect((await post(t, '/products/filter', {}, { 'x-api-key': key })).status).toBe(200) // until the next sync
-  await runSync(db.$client, m.url)
+  await runSync(db, m.url)
   expect((await post(t, '/products/filter', {}, { 'x-api-key': key })).json).toEqual({ code: 401, status: false, message: 'Invalid API key' })
   expect((await keys('list')).stdout).toContain(`${row.id}\tno\t`)
 }, 60_000)
 
-test('bad keys commands fail with one line', async () => {
-  for (const args of [['create'], ['revoke', '--id', 'x'], ['revoke', '--id', '999999'], ['frob']]) {
+test('bad keys commands fail with one line: 2 for a usage error, 1 for a failure', async () => {
+  const cases: [string[], number, string][] = [
+    [['create'], 2, 'keys create needs --name NAME'],
+    [['revoke', '--id', 'x'], 2, 'keys revoke needs --id N'],
+    [['frob'], 2, 'usage: listing-api keys create'],
+    [['list', '--nmae', 'x'], 2, 'unknown flag --nmae'],
+    [['revoke', '--id', '999999'], 1, 'no integration with id 999999'],
+  ]
+  for (const [args, code, reason] of cases) {
     const r = await keys(...args)
-    expect(r.code).toBe(1)
-    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect({ args, code: r.code, lines: r.stderr.trim().split('\n') }).toEqual({ args, code, lines: [expect.stringContaining(reason)] })
   }
 }, 60_000)

@@ -1,15 +1,55 @@
 // The OpenAPI document is generated from the routes' own schemas and documents
 // every response; /docs is Swagger UI whose assets are served by the app.
 import { describe, expect, test } from 'bun:test'
+import { createConfig, lintFromString } from '@redocly/openapi-core'
 import { API_PATHS } from '../src/http/app'
 import { testApp } from './helpers'
 
 const t = testApp()
 const get = (path: string) => t.app.handle(new Request(`http://localhost${path}`))
 
+/** The document with every $ref replaced by what it names, for reading schemas where they are used. */
+function resolved(doc: any): any {
+  const follow = (node: any): any => {
+    if (Array.isArray(node)) return node.map(follow)
+    if (node === null || typeof node !== 'object') return node
+    if (typeof node.$ref === 'string') return follow(node.$ref.slice(2).split('/').reduce((at: any, key: string) => at[key], doc))
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, follow(v)]))
+  }
+  return { ...doc, paths: follow(doc.paths) }
+}
+
 describe('/openapi.json', async () => {
   const res = await get('/openapi.json')
-  const doc: any = await res.json()
+  const raw: any = await res.json()
+  const doc = resolved(raw)
+
+  test('passes redocly lint (recommended rules) with no error and no warning', async () => {
+    const config = await createConfig({ extends: ['recommended'] })
+    const problems = await lintFromString({ source: JSON.stringify(raw), absoluteRef: '/openapi.json', config })
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([])
+  })
+
+  test('names its schemas as components, has servers, and no 3.0 or Elysia leftovers', () => {
+    for (const name of ['CallRecord', 'CallLogRow', 'DaywiseRow', 'Product', 'StoreEntry', 'Metrics', 'DealerBlock', 'Failure400', 'CallHistoryAnswer', 'ProductFilterRequest']) {
+      expect(raw.components.schemas[name]).toBeDefined()
+    }
+    expect(raw.paths['/listing/listingtiles'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CallHistoryAnswer' })
+    expect(raw.servers).toEqual([{ url: '/', description: 'This server' }])
+    const text = JSON.stringify(raw)
+    expect(text).not.toContain('"nullable"')
+    expect(text).not.toContain('"error":"page must be')
+    expect(text).not.toContain('"additionalProperties":false') // unknown request fields are ignored; answers may gain fields
+    expect(raw.components.schemas.CallRecord.properties.city.type).toEqual(['string', 'null'])
+  })
+
+  test.each([...API_PATHS])('%s documents the headers of its answers: request id, rate limit, Retry-After on 429', (path) => {
+    const responses = doc.paths[path].post.responses
+    for (const response of Object.values<any>(responses)) expect(Object.keys(response.headers)).toContain('X-Request-Id')
+    expect(Object.keys(responses['200'].headers)).toEqual(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+    expect(Object.keys(responses['429'].headers)).toContain('Retry-After')
+    expect(responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer' })
+  })
 
   test('is OpenAPI 3.1 with exactly the six POST operations', () => {
     expect(res.status).toBe(200)
@@ -84,7 +124,7 @@ describe('/docs', () => {
 
 describe('success examples', async () => {
   const { Value } = await import('@sinclair/typebox/value')
-  const doc: any = await (await get('/openapi.json')).json()
+  const doc: any = resolved(await (await get('/openapi.json')).json())
   test.each([...API_PATHS])('%s has a 200 example that its own response schema accepts', (path) => {
     const schema = doc.paths[path].post.responses['200'].content['application/json'].schema
     expect(schema.examples).toHaveLength(1)

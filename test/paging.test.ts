@@ -5,7 +5,7 @@
 // gives: calls JOIN stores (visible = 1), ORDER BY call_start_time, call_log_id.
 // The brute force below is written from the contract, not from src/store/calls.ts.
 import { describe, expect, test } from 'bun:test'
-import type { DaywiseRow } from '../src/store/metrics'
+import type { DaywiseRow } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
 import { demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
 

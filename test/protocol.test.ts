@@ -44,6 +44,23 @@ describe.each([...API_PATHS])('%s', (path) => {
   test('HEAD is 405 with no body', async () => {
     const res = await send(path, { method: 'HEAD' })
     expect(res.status).toBe(405)
+    expect(await res.text()).toBe('')
+    expect(res.headers.get('allow')).toBe('POST')
+    expect(res.headers.get('x-request-id')).toBeTruthy()
+  })
+
+  test('a body nested deeper than 32 levels is 400 Invalid JSON, before anything else (decision 32)', async () => {
+    const deep = (n: number) => `{"from_date":${'['.repeat(n)}1${']'.repeat(n)},"to_date":"2025-01-31"}`
+    expectFailure(await post(t, path, deep(5000), {}), 400, 'Invalid JSON') // no key: the body reader decides first
+    expectFailure(await post(t, path, deep(32)), 400, 'Invalid JSON') // 33 levels with the body itself
+    expect((await post(t, path, deep(31))).json.message).not.toBe('Invalid JSON') // 32 levels: read, then judged by field
+    const brackets = await post(t, path, JSON.stringify({ ...valid[path], call_log_id: '['.repeat(40), color: '{'.repeat(40) }))
+    expect(brackets.json.message).not.toBe('Invalid JSON') // brackets inside a string do not nest
+  })
+
+  test('a field holding an object that cannot be printed is a 400 naming the field, not a 500', async () => {
+    const field = path === '/products/filter' ? 'color' : 'from_date'
+    expectFailure(await post(t, path, { ...valid[path], [field]: { toString: '' } }), 400, `${field} must be a string`)
   })
 
   test.each([
@@ -202,12 +219,50 @@ describe('server-side failures', () => {
     expect(() => expectDocumented(broken, '/listing/daywise', res.status, json)).toThrow('Expected integer')
   })
 
+  test("the suite's check refuses a field the schema lacks and a status the route does not document", async () => {
+    const ok = await post(t, '/listing/dealer', valid['/listing/dealer'])
+    expect(() => expectDocumented(t, '/listing/dealer', 200, { ...ok.json, extra: 1 })).toThrow()
+    expect(() => expectDocumented(t, '/listing/dealer', 200, { ...ok.json, data: [{ ...ok.json.data[0], extra: 1 }] })).toThrow()
+    expect(() => expectDocumented(t, '/listing/dealer', 404, { code: 404, status: false, message: 'Not found' })).toThrow() // the dealer lookup has no 404
+    expectDocumented(t, '/listing/dealer', 200, ok.json)
+  })
+
   test('the key never reaches the error log', async () => {
+    // two apps: each logs its first unexpected error of a kind
+    const inBody = testApp()
+    const inHeader = testApp()
+    for (const broken of [inBody, inHeader]) broken.db.$client.run('DROP TABLE products')
+    await post(inBody, '/products/filter', { api_key: TEST_KEYS.acme }, {})
+    await post(inHeader, '/products/filter', {}, { 'x-api-key': TEST_KEYS.acme })
+    const errors = [...inBody.errors, ...inHeader.errors]
+    expect(errors.length).toBe(2)
+    expect(errors.join('\n')).not.toContain(TEST_KEYS.acme)
+  })
+
+  test('an unexpected error is logged with its stack once a minute per kind, and every one is counted', async () => {
     const broken = testApp()
     broken.db.$client.run('DROP TABLE products')
-    await post(broken, '/products/filter', { api_key: TEST_KEYS.acme }, {})
-    await post(broken, '/products/filter', {}, { 'x-api-key': TEST_KEYS.acme })
-    expect(broken.errors.length).toBe(2)
-    expect(broken.errors.join('\n')).not.toContain(TEST_KEYS.acme)
+    for (let i = 0; i < 5; i++) expect((await post(broken, '/products/filter', {})).status).toBe(500)
+    expect(broken.errors).toHaveLength(1)
+    expect(broken.errors[0]).toContain('no such table: products')
+    expect(broken.errors[0]).toMatch(/\\n +at /) // the stack
+    const metrics = await (await broken.app.handle(new Request('http://localhost/metrics'))).text()
+    expect(metrics).toContain('listing_api_unexpected_errors_total{endpoint="/products/filter"} 5')
+  })
+
+  test('after a quiet minute the next one of a kind is logged again, saying how many were left out', () => {
+    const { UnexpectedErrors } = require('../src/http/unexpected') as typeof import('../src/http/unexpected')
+    let now = 0
+    const lines: Record<string, unknown>[] = []
+    let counted = 0
+    const errors = new UnexpectedErrors({ error: (_, f) => lines.push(f!) }, () => counted++, () => now)
+    const same = Array.from({ length: 4 }, () => new Error('boom')) // one kind: thrown from one place
+    for (let i = 0; i < 3; i++) errors.report(same[i], '/x', `r${i}`)
+    expect(lines.map((l) => l.request_id)).toEqual(['r0'])
+    now += 60_000
+    errors.report(same[3], '/x', 'r3')
+    errors.report(new TypeError('another kind'), '/x', 'r4')
+    expect(lines.map((l) => [l.request_id, l.same_kind_since_last_logged])).toEqual([['r0', 0], ['r3', 2], ['r4', 0]])
+    expect(counted).toBe(5)
   })
 })

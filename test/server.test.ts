@@ -100,6 +100,13 @@ describe('/metrics', () => {
     expect(text).toContain('listing_api_request_duration_seconds_bucket{le="0.005",endpoint="/listing/dealer",status="200"}')
     expect(text).toContain('# TYPE listing_api_rate_limited_total counter')
     expect(text).toContain('# TYPE listing_api_data_age_seconds gauge')
+    // a store never synced: its data is infinitely old and its last success never happened, so alerts fire
+    expect(text).toContain('listing_api_data_age_seconds +Inf')
+    expect(text).toContain('listing_api_sync_last_success_timestamp_seconds 0')
+    expect(text).toContain('# TYPE listing_api_sync_runs_total counter')
+    expect(text).toMatch(/listing_api_build_info\{version="\d+\.\d+\.\d+",bun="\d+\.\d+\.\d+"\} 1/)
+    expect(text).toMatch(/process_resident_memory_bytes \d+/)
+    expect(text).toContain('# TYPE listing_api_unexpected_errors_total counter')
     expect(text).not.toContain(TEST_KEYS.acme)
     expect(text).not.toContain('Alpha Tiles')
   })

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import journal from '../db/migrations/meta/_journal.json'
 import { migrations } from '../src/store/migrations'
-import { readSnapshot } from '../src/http/context'
 import { openStore } from '../src/store/open'
-import { mobileOf } from '../src/store/refresh'
+import { readSnapshot } from '../src/store/snapshot'
+import { mobileOf } from '../src/store/derive/callers'
 import { testApp } from './helpers'
 
 describe('migrations', () => {

@@ -21,6 +21,22 @@ function reference(secret: string, version: number, integrationId: number, store
   return Buffer.concat([Buffer.of(version), iv, c.update(pt), c.final()]).toString("base64url");
 }
 
+/**
+ * A token whose store decrypts correctly but whose tag differs from the true one
+ * at byte `at` only: the store re-encrypted under the altered IV. Only a check of
+ * the whole 16-byte tag refuses it (a comparison of the first few bytes would not).
+ */
+function forgedTag(secret: string, integrationId: number, storeId: number, at: number): string {
+  const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+  const prk = createHmac("sha256", "listing-api storelookup salt").update(secret).digest();
+  const expand = (info: string) => createHmac("sha256", prk).update(info).update(Buffer.of(1)).digest();
+  const pt = u32(storeId);
+  const iv = Buffer.from(createHmac("sha256", expand("listing-api storelookup v1 mac")).update(Buffer.concat([Buffer.of(1), u32(integrationId), pt])).digest().subarray(0, 16));
+  iv[at] ^= 0x01;
+  const c = createCipheriv("aes-256-ctr", expand("listing-api storelookup v1 enc"), iv);
+  return Buffer.concat([Buffer.of(1), iv, c.update(pt), c.final()]).toString("base64url");
+}
+
 // Computed once with this implementation, cross-checked with reference() (bun) and a Node script.
 const VECTORS: [string, number, number, string][] = [
   [SECRET, 1, 1, "AX9-PibkpXVM8XOJjF8wW1KQOv83"],
@@ -105,6 +121,10 @@ describe("opening rejects tampering", () => {
   test("non-string input", () => {
     for (const v of [123, null, undefined, {}, { toString: () => token }, [token], Buffer.from(token)])
       expect(sl.open(integ, v)).toBeNull();
+  });
+
+  test("a tag wrong in any one byte, with the store decrypting right, is refused: all 16 bytes are compared", () => {
+    for (let at = 0; at < 16; at++) expect(sl.open(integ, forgedTag(SECRET, integ, store, at))).toBeNull();
   });
 
   test("another integration's token", () => {

@@ -39,7 +39,7 @@ function dump(db: Store): Record<string, unknown[]> {
 
 async function freshFullLoad(): Promise<Store> {
   const db = newStore()
-  const r = await runSync(db.$client, m.url)
+  const r = await runSync(db, m.url)
   expect(r.full).toBe(true)
   return db
 }
@@ -47,11 +47,11 @@ async function freshFullLoad(): Promise<Store> {
 describe('sync', () => {
   test('the first run is a full load; a run after a day of changes equals a fresh full load', async () => {
     const db = newStore()
-    const first = await runSync(db.$client, m.url)
+    const first = await runSync(db, m.url)
     expect(first.full).toBe(true)
     expect(first.tables.call_logs.read).toBe(10_000)
     await applyDayOfChanges(m.master, { seed: 3, changes: dayOfChangesAt(0.002) })
-    const second = await runSync(db.$client, m.url)
+    const second = await runSync(db, m.url)
     expect(second.full).toBe(false)
     expect(second.repaired).toBe(0) // nothing slipped past the watermark
     expect(second.tables.call_logs.read).toBeLessThan(1000) // incremental: the day, not the table
@@ -64,7 +64,7 @@ describe('sync', () => {
 describe('deletes and flags', () => {
   test('hard deletes and soft flags in the small tables reach the API after the next run', async () => {
     const db = newStore()
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     const { app } = appOver(db, 's'.repeat(32), 'https://i/')
     const ask = async (path: string, body: object, key = benchKey(2)) => {
       const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(body) }))
@@ -84,7 +84,7 @@ describe('deletes and flags', () => {
     await m.master.query('DELETE FROM products WHERE id = (SELECT id FROM (SELECT min(id) AS id FROM products WHERE status = 1) x)')
     await m.master.query("UPDATE dealer_master SET dealer_name = 'Renamed Dealer' WHERE sap_code = 'SAP000003'")
     await m.master.query("UPDATE websites SET store_name = NULL WHERE sap_code = 'SAP000003'")
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
 
     expect((await ask('/listing/daywise', { ...RANGE, storelookup: token })).json).toEqual({ code: 400, status: false, message: 'Invalid storelookup' })
     expect((await ask('/products/filter', {}, benchKey(3))).status).toBe(401)
@@ -98,7 +98,7 @@ describe('deletes and flags', () => {
 describe('the watermark', () => {
   test('a row committed late inside the look-back is read; one older than that is caught by verification', async () => {
     const db = newStore()
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     const mark = (db.$client.query("SELECT value FROM meta WHERE key = 'watermark:call_logs'").get() as { value: string }).value
     const insert = (id: number, secondsBehind: number) =>
       m.master.query(
@@ -107,12 +107,12 @@ describe('the watermark', () => {
         [id, `LATE-${id}`, mark, secondsBehind, mark, secondsBehind, mark, secondsBehind],
       )
     await insert(90_000_001, 299)
-    const late = await runSync(db.$client, m.url)
+    const late = await runSync(db, m.url)
     expect(late.repaired).toBe(0)
     expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'LATE-90000001'").get()).toEqual({ n: 1 })
     // later than the contract allows: the watermark misses it, the verification pass repairs it
     await insert(90_000_002, 4000)
-    const tooLate = await runSync(db.$client, m.url)
+    const tooLate = await runSync(db, m.url)
     expect(tooLate.repaired).toBe(1)
     expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'LATE-90000002'").get()).toEqual({ n: 1 })
     await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'LATE-%'")
@@ -120,10 +120,10 @@ describe('the watermark', () => {
 
   test('many rows sharing one updated_at, across batches, are all read', async () => {
     const db = newStore()
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     const rows = Array.from({ length: 12_345 }, (_, i) => [91_000_000 + i, `SAME-${i}`, 1 + (i % 10), `98${String(i).padStart(8, '0')}`, '2026-11-05 10:00:00', i % 300, '+91', 'X', 'Missed', '2026-11-05 10:00:00', '2026-11-05 10:00:00'])
     await m.master.query('INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at) VALUES ?', [rows])
-    const r = await runSync(db.$client, m.url)
+    const r = await runSync(db, m.url)
     expect(r.repaired).toBe(0)
     expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id LIKE 'SAME-%'").get()).toEqual({ n: 12_345 })
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
@@ -134,10 +134,10 @@ describe('the watermark', () => {
 describe('failures', () => {
   test('an unreachable master fails the run quickly with a one-line reason and keeps the last good data', async () => {
     const db = newStore()
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     const before = dump(db)
     const t0 = Date.now()
-    const error = await runSync(db.$client, 'mysql://root@127.0.0.1:1/nothing').catch((e: Error) => e)
+    const error = await runSync(db, 'mysql://root@127.0.0.1:1/nothing').catch((e: Error) => e)
     expect(error).toBeInstanceOf(Error)
     expect((error as Error).message).not.toContain('\n')
     expect(Date.now() - t0).toBeLessThan(30_000)
@@ -146,6 +146,55 @@ describe('failures', () => {
     expect(last.ok).toBe(0)
     expect(last.error).toContain('ECONNREFUSED')
     expect(last.finished_at).toBeTruthy()
+  }, 60_000)
+
+  test('a master that stops answering mid-run fails the run within the stall limit, keeping the last good data', async () => {
+    const proxy = await masterProxy(m.url, 'stall')
+    const db = newStore()
+    await runSync(db, proxy.url)
+    const before = dump(db)
+    db.$client.run("DELETE FROM meta WHERE key LIKE 'watermark:%'") // a full read, so the stall lands mid-table
+    proxy.state.budget = 300_000
+    const t0 = Date.now()
+    const error = await runSync(db, proxy.url, { stallMs: 1000 }).catch((e: Error) => e)
+    proxy.close()
+    expect((error as Error).message).toBe('the master stopped answering for 1 s')
+    expect(Date.now() - t0).toBeLessThan(10_000)
+    expect(dump(db)).toEqual(before)
+  }, 60_000)
+
+  test("the run's own long work is not taken for a silent master", async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    await applyDayOfChanges(m.master, { seed: 31, changes: dayOfChangesAt(0.001) })
+    // 1.5 s of the run's own work while the master's row counts are in flight, with a 1 s stall limit
+    const block = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500)
+    const r = await runSync(db, m.url, { stallMs: 1000, onPhase: (p) => p === 'derived' && block() })
+    expect(r.full).toBe(false)
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+  }, 60_000)
+
+  test('a stop asked for during the run\'s own work takes effect at its next step, before the commit', async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    await applyDayOfChanges(m.master, { seed: 41, changes: dayOfChangesAt(0.001) })
+    const before = dump(db)
+    const stop = new AbortController()
+    // asked for while the run is busy refreshing derived rows, where no await lets the signal in
+    const error = await runSync(db, m.url, { signal: stop.signal, onPhase: (p) => p === 'derived' && stop.abort() }).catch((e: Error) => e)
+    expect((error as Error).message).toBe('sync stopped')
+    expect(dump(db)).toEqual(before)
+    expect(db.$client.query('SELECT ok, error FROM sync_runs ORDER BY id DESC LIMIT 1').get()).toEqual({ ok: 0, error: 'sync stopped' })
+  }, 60_000)
+
+  test('the record of a run whose process died is closed as interrupted by the next run', async () => {
+    const db = newStore()
+    db.$client.run("INSERT INTO sync_runs (started_at) VALUES ('2026-11-01T00:00:00.000Z')") // as kill -9 leaves it
+    await runSync(db, m.url)
+    expect(db.$client.query('SELECT ok, error, finished_at IS NOT NULL AS finished FROM sync_runs ORDER BY id').all()).toEqual([
+      { ok: 0, error: 'interrupted: its process ended before the run finished', finished: 1 },
+      { ok: 1, error: null, finished: 1 },
+    ])
   }, 60_000)
 
   test('the sync command exits non-zero with one line, no stack trace', async () => {
@@ -163,14 +212,14 @@ describe('kill -9', () => {
   test.each(phases)('at %s leaves the previous state, and the next run completes the work', async (phase) => {
     const path = join(dir, `kill-${phase.replace(':', '-')}.sqlite`)
     const db = openStore(path)
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     await applyDayOfChanges(m.master, { seed: 11 + phases.indexOf(phase), changes: dayOfChangesAt(0.001) })
     const before = dump(db)
     const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, LISTING_API_HALT_AT: phase }, stdout: 'pipe', stderr: 'pipe' })
     await proc.exited
     expect(proc.signalCode).toBe('SIGKILL')
     expect(dump(db)).toEqual(before) // the server's connection still sees the previous complete state
-    const r = await runSync(db.$client, m.url)
+    const r = await runSync(db, m.url)
     expect(r.repaired).toBe(0)
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
   }, 60_000)
@@ -227,6 +276,12 @@ describe('health and a running server', () => {
     expect(failed.last_sync.error).toContain('ECONNREFUSED')
     expect(failed.data_as_of).toBe(good.data_as_of) // still serving the last good data
     expect(await products()).toBe(before + 1)
+    const metrics = await (await app.handle(new Request('http://localhost/metrics'))).text()
+    expect(metrics).toContain('listing_api_sync_runs_total{result="ok"} 2')
+    expect(metrics).toContain('listing_api_sync_runs_total{result="failed"} 1')
+    const lastSuccess = Number(/^listing_api_sync_last_success_timestamp_seconds (\S+)$/m.exec(metrics)![1])
+    expect(Math.abs(lastSuccess - Date.now() / 1000)).toBeLessThan(60)
+    expect(Number(/^listing_api_data_age_seconds (\S+)$/m.exec(metrics)![1])).toBeLessThan(60)
   }, 60_000)
 })
 
@@ -235,13 +290,13 @@ describe('a master that fails mid-run', () => {
     const proxy = await masterProxy(m.url, 'cut')
 
     const db = newStore()
-    await runSync(db.$client, proxy.url)
+    await runSync(db, proxy.url)
     const before = dump(db)
     db.$client.run("DELETE FROM meta WHERE key LIKE 'watermark:%'") // force a full read, so the cut lands mid-table
     const cutBefore = dump(db)
     proxy.state.budget = 400_000
     const t0 = Date.now()
-    const error = await runSync(db.$client, proxy.url).catch((e: Error) => e)
+    const error = await runSync(db, proxy.url).catch((e: Error) => e)
     proxy.close()
     expect(error).toBeInstanceOf(Error)
     expect((error as Error).message.split('\n')).toHaveLength(1)
@@ -259,7 +314,8 @@ describe('SYNC_INTERVAL', () => {
     const path = join(dir, 'scheduled.sqlite')
     const served = openStore(path)
     const logs: any[] = []
-    const schedule = startSyncSchedule(path, m.url, 1, { info: (msg, f) => logs.push({ msg, ...f }), error: (msg, f) => logs.push({ msg, ...f }) })
+    const note = (msg: string, f?: object) => logs.push({ msg, ...f })
+    const schedule = startSyncSchedule({ dbPath: path, mysqlUrl: m.url, intervalSeconds: 1, log: { info: note, warn: note, error: note } })
     const deadline = Date.now() + 20_000
     while (logs.length < 2 && Date.now() < deadline) await Bun.sleep(100)
     await schedule.stop()
@@ -275,29 +331,60 @@ describe('SYNC_INTERVAL', () => {
 describe('verification', () => {
   test('a row changed behind the watermark is found by the rolling comparison and repaired', async () => {
     const db = newStore()
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     // edits that keep an old updated_at: invisible to the watermark
     await m.master.query('UPDATE call_logs SET duration_seconds = duration_seconds + 1, updated_at = updated_at WHERE id = 5')
     await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks + 7, updated_at = updated_at WHERE website_id = 1 ORDER BY metric_date LIMIT 1')
-    const r = await runSync(db.$client, m.url, { verifyWindow: 20_000 })
+    const r = await runSync(db, m.url, { verifyWindow: 20_000 })
     expect(r.repaired).toBe(2)
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
-    expect((await runSync(db.$client, m.url, { verifyWindow: 20_000 })).repaired).toBe(0)
+    expect((await runSync(db, m.url, { verifyWindow: 20_000 })).repaired).toBe(0)
     await m.master.query('UPDATE call_logs SET duration_seconds = duration_seconds - 1, updated_at = updated_at WHERE id = 5')
     await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks - 7, updated_at = updated_at WHERE website_id = 1 ORDER BY metric_date LIMIT 1')
+  }, 60_000)
+})
+
+describe('verification windows', () => {
+  test('the rolling window moves on each run and wraps: a change far behind the watermark is repaired when its window comes', async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    // 3,000 calls a run (10,000 in the master) and ceil(3,000 / 730) = 5 stores of listing rows (12 stores)
+    await m.master.query('UPDATE call_logs SET duration_seconds = duration_seconds + 1, updated_at = updated_at WHERE id = 8500')
+    await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks + 7, updated_at = updated_at WHERE website_id = 9 ORDER BY metric_date LIMIT 1')
+    const repaired: number[] = []
+    for (let run = 0; run < 5; run++) repaired.push((await runSync(db, m.url, { verifyWindow: 3000 })).repaired)
+    // calls 1-3000, 3001-6000, 6001-9000 (id 8500), 9001-12000 then back to the start;
+    // listing rows of stores 1-5, 6-10 (store 9), 11-15, then back to the start
+    expect(repaired).toEqual([0, 1, 1, 0, 0])
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+    await m.master.query('UPDATE call_logs SET duration_seconds = duration_seconds - 1, updated_at = updated_at WHERE id = 8500')
+    await m.master.query('UPDATE listing_daily_metrics SET website_clicks = website_clicks - 7, updated_at = updated_at WHERE website_id = 9 ORDER BY metric_date LIMIT 1')
+  }, 60_000)
+
+  test('a listing row the watermark missed is found by the count gap and read in the same run, outside the rolling window', async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    await m.master.query(`INSERT INTO listing_daily_metrics (website_id, metric_date, desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions,
+      mobile_maps_impressions, website_clicks, call_clicks, direction_requests, business_bookings, updated_at) VALUES (11, '2020-01-01', 1, 2, 3, 4, 5, 6, 7, 8, '2020-01-02 00:00:00')`)
+    // a window of one store (1, then 2, ...): only the count gap can find store 11's row in this run
+    const r = await runSync(db, m.url, { verifyWindow: 730 })
+    expect(r.repaired).toBe(1)
+    expect(db.$client.query("SELECT website_clicks FROM metrics WHERE website_id = 11 AND metric_date = '2020-01-01'").get()).toEqual({ website_clicks: 5 })
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+    await m.master.query("DELETE FROM listing_daily_metrics WHERE website_id = 11 AND metric_date = '2020-01-01'")
   }, 60_000)
 })
 
 describe('calls that change shape', () => {
   test('a new caller number, a moved start time and another store all leave derived values exact', async () => {
     const db = newStore()
-    await runSync(db.$client, m.url)
+    await runSync(db, m.url)
     const t = "(SELECT DATE_FORMAT(max(updated_at) + INTERVAL 1 SECOND, '%Y-%m-%d %H:%i:%s') FROM (SELECT updated_at FROM call_logs) x)"
     await m.master.query(`UPDATE call_logs SET caller_number = '+91 99999 00001', updated_at = ${t} WHERE id = 100`)
     await m.master.query(`UPDATE call_logs SET call_start_time = call_start_time - INTERVAL 400 DAY, updated_at = ${t} WHERE id = 200`)
     await m.master.query(`UPDATE call_logs SET website_id = 3, substatus = 'Offline', updated_at = ${t} WHERE id = 300`)
     await m.master.query(`UPDATE call_logs SET website_id = NULL, updated_at = ${t} WHERE id = 400`)
-    const r = await runSync(db.$client, m.url)
+    const r = await runSync(db, m.url)
     expect(r.repaired).toBe(0)
     expect(r.tables.call_logs.written).toBeGreaterThanOrEqual(4)
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
@@ -312,7 +399,8 @@ describe('stopping', () => {
     const path = join(dir, 'stopped.sqlite')
     const logs: string[] = []
     proxy.state.budget = 20_000 // enough to connect and start the snapshot, not to finish
-    const schedule = startSyncSchedule(path, proxy.url, 60, { info: (msg) => logs.push(msg), error: (msg) => logs.push(msg) })
+    const note = (msg: string) => logs.push(msg)
+    const schedule = startSyncSchedule({ dbPath: path, mysqlUrl: proxy.url, intervalSeconds: 60, log: { info: note, warn: note, error: note } })
     await Bun.sleep(1500)
     const t0 = Date.now()
     await schedule.stop()

@@ -1,6 +1,6 @@
 // What the access log learns about a request while the app handles it (the
 // integration's name, the rows returned), kept beside the Request object.
-export interface RequestNote {
+interface RequestNote {
   integration?: string
   rows?: number
 }

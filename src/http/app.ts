@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia, ValidationError } from 'elysia'
 import { createLogger } from '../log'
-import { Metrics } from './metrics'
+import { Metrics } from './prometheus'
 import { API_PATHS } from './paths'
 import type { ApiDeps } from './context'
 import { docs } from './docs'
-import { ApiError, failure, Message } from './errors'
+import { ApiError, failure, JSON_TYPE, Message } from './errors'
 import { callHistory } from './routes/callHistory'
 import { callLog } from './routes/callLog'
 import { daywise } from './routes/daywise'
@@ -15,6 +15,7 @@ import { dealerLookup } from './routes/dealerLookup'
 import { employeeLookup } from './routes/employeeLookup'
 import { health } from './routes/health'
 import { productFilter } from './routes/productFilter'
+import { UnexpectedErrors, type ErrorLog } from './unexpected'
 
 export { API_PATHS }
 const apiPaths = new Set<string>(API_PATHS)
@@ -26,19 +27,20 @@ const requestIdOf = (request: Request) => {
   return given !== null && SANE_ID.test(given) ? given : randomUUID()
 }
 
-export interface ErrorLog {
-  error(message: string, fields?: Record<string, unknown>): void
-}
-
 export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info'), metrics = new Metrics(deps.db)) {
-  return new Elysia()
+  const unexpected = new UnexpectedErrors(logger, (path) => metrics.unexpectedError(path))
+  let whole: { handle(request: Request): Promise<Response> } | undefined // the document describes the app's routes
+  const app = new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdOf(request)
       if (request.method === 'POST') return
       // Elysia also routes "/listing/dealer/" to the route, so 405 must know it too
       const path = new URL(request.url).pathname.replace(/\/+$/, '')
       if (apiPaths.has(path)) {
-        return failure(405, Message.onlyPost, { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) })
+        const headers = { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) }
+        // HEAD: the headers a GET would get, no body (RFC 9110 §9.3.2)
+        if (request.method === 'HEAD') return new Response(null, { status: 405, headers: { ...headers, 'content-type': JSON_TYPE } })
+        return failure(405, Message.onlyPost, headers)
       }
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
@@ -54,22 +56,19 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
       }
       if (code === 'NOT_FOUND') return failure(404, Message.notFound, headers)
       if (code === 'PARSE') return failure(400, Message.invalidJson, headers)
-      logger.error('unhandled error', {
-        request_id: headers['x-request-id'],
-        path: new URL(request.url).pathname,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      })
+      unexpected.report(error, new URL(request.url).pathname, headers['x-request-id'])
       return failure(500, Message.internal, headers)
     })
-    .use(docs())
+    .use(docs(() => whole!))
     .use(health(deps))
-    .get('/metrics', async () => new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }), { detail: { hide: true } })
+    .get('/metrics', async () => new Response(await metrics.render(), { headers: { 'content-type': metrics.registry.contentType } }), { detail: { hide: true } })
     .use(callHistory(deps))
     .use(dealerLookup(deps))
     .use(employeeLookup(deps))
     .use(daywise(deps))
     .use(callLog(deps))
     .use(productFilter(deps))
+  whole = app
+  return app
 }
 
-export type App = ReturnType<typeof createApp>

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { plausibleApiKey } from '../keys'
 import { integrationByKeyHash, type Integration } from '../store/directory'
 import type { Store } from '../store/open'
+import { latestVersion } from '../store/snapshot'
 import { ApiError, Message } from './errors'
 
 export const sha256Hex = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex')
@@ -17,6 +18,7 @@ export function authenticate(db: Store, headerKey: string | null, body: unknown)
     key = fromBody
   }
   if (!plausibleApiKey(key)) throw new ApiError(401, Message.invalidApiKey)
+  latestVersion(db) // a key revoked a moment ago is refused at once
   const integration = integrationByKeyHash(db, sha256Hex(key))
   if (!integration) throw new ApiError(401, Message.invalidApiKey)
   return integration

@@ -1,7 +1,6 @@
-// The response envelope and the spec's error messages, in one place.
-// Every failure leaves the service as { code, status: false, message } with the
-// HTTP status equal to code (decision 1); nothing from Elysia reaches a client.
-import { noteFor } from './accessLog'
+// The failure envelope and the spec's error messages, in one place. Every
+// failure leaves the service as { code, status: false, message } with the HTTP
+// status equal to code (decision 1); nothing from Elysia reaches a client.
 
 export const Message = {
   invalidJson: 'Invalid JSON',
@@ -38,21 +37,8 @@ export class ApiError extends Error {
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
-export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
+function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } })
-}
-
-/**
- * A success answer, serialised here rather than by Elysia: Elysia checks a plain
- * object against the route's response schema, and on a 500-row page that check
- * cost as much as the query. The schemas still document every answer, and the
- * test suite checks every answer it receives against them (test/helpers.ts).
- * Also tells the access log how many rows left.
- */
-export function answer<T extends object>(ctx: { request: Request; set: { headers: Record<string, unknown> } }, body: T): Response {
-  const data = (body as { data?: unknown }).data
-  if (Array.isArray(data)) noteFor(ctx.request).rows = data.length
-  return new Response(JSON.stringify(body), { headers: ctx.set.headers as Record<string, string> })
 }
 
 export function failure(status: number, message: string, headers?: Record<string, string>): Response {

@@ -4,7 +4,7 @@
 // order wins, so schemas list dates first, then required codes, then the rest.
 import { FormatRegistry } from '@sinclair/typebox'
 import { t } from 'elysia'
-import type { CallClass } from '../store/calls'
+import { SUBSTATUS_FILTERS, type SubstatusFilter } from '../store/callClasses'
 import { ApiError, Message } from './errors'
 
 // Elysia hands a schema's error callback the whole body as `found`
@@ -15,7 +15,7 @@ const isMissing = (v: unknown) => v === undefined || v === null || v === ''
 // Elysia's own 'date' format accepts 30 February and other spellings;
 // the contract wants YYYY-MM-DD naming a real calendar day (decision 7).
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
-export function isCalendarDay(value: string): boolean {
+function isCalendarDay(value: string): boolean {
   const m = DAY.exec(value)
   if (!m) return false
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
@@ -25,7 +25,7 @@ export function isCalendarDay(value: string): boolean {
 }
 FormatRegistry.Set('date', isCalendarDay)
 
-export const dateField = (name: 'from_date' | 'to_date', description: string) =>
+const dateField = (name: 'from_date' | 'to_date', description: string) =>
   t.String({
     format: 'date',
     description,
@@ -73,10 +73,8 @@ export const storelookupField = t.String({
   error: stringError('storelookup', Message.storelookupRequired, Message.invalidStorelookup),
 })
 
-const SUBSTATUS = ['Answered', 'Missed', 'Offline', 'connected', 'missed'] as const
-export type Substatus = (typeof SUBSTATUS)[number]
 export const substatusField = t.Optional(
-  t.Union([...SUBSTATUS.map((s) => t.Literal(s)), t.Literal(''), t.Null()], {
+  t.Union([...(Object.keys(SUBSTATUS_FILTERS) as SubstatusFilter[]).map((s) => t.Literal(s)), t.Literal(''), t.Null()], {
     description: '`Answered`, `Missed`, `Offline`; `connected` = Answered; `missed` = Missed and Offline',
     error: ({ found }: Found) =>
       typeof field(found, 'substatus') === 'string' ? Message.invalidSubstatus : 'substatus must be a string',
@@ -148,21 +146,4 @@ export function checkDateOrder({ body }: { body: unknown }): void {
 export function dateRangeOf(input: { from_date: string; to_date: string }): DateRange {
   const { from_date: from, to_date: to } = input
   return { from, to, fromTime: `${from} 00:00:00`, toTime: `${to} 23:59:59` }
-}
-
-/** Which calls a substatus filter selects (decision 12); absent means all. */
-export function callClassOf(value: Substatus | '' | null | undefined): CallClass {
-  switch (value) {
-    case 'Answered':
-    case 'connected':
-      return 'answered'
-    case 'Missed':
-      return 'missed'
-    case 'Offline':
-      return 'offline'
-    case 'missed':
-      return 'missedOffline'
-    default:
-      return 'all'
-  }
 }

@@ -2,15 +2,16 @@
 // that several endpoints return. They document the API (OpenAPI) and type the handlers.
 import { Type, type IntegerOptions } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
+import { checkDateOrder } from './inputs'
 
 // TypeBox's own integer: Elysia's t.Integer also accepts numeric strings, which
 // would document every count in the responses as string-or-integer.
 export const Int = (options?: IntegerOptions) => Type.Integer(options)
 
-export const Failure = (code: number, message: string, description: string) =>
+const Failure = (code: number, message: string, description: string, title = `Failure${code}`) =>
   t.Object(
     { code: t.Literal(code), status: t.Literal(false), message: t.String() },
-    { description, examples: [{ code, status: false, message }] },
+    { title, description, examples: [{ code, status: false, message }] },
   )
 
 const common = {
@@ -32,7 +33,17 @@ export const responses = <S extends TSchema>(ok: S, example: unknown) => ({ 200:
 export const responsesWith404 = <S extends TSchema>(ok: S, example: unknown, notFound: { message: string; description: string }) => ({
   200: withExample(ok, example),
   ...common,
-  404: Failure(404, notFound.message, notFound.description),
+  404: Failure(404, notFound.message, notFound.description, `${String(ok.title).replace(/Answer$/, '')}NotFound`),
+})
+
+/** The paging fields day-wise, call log and products answer with, in pagingOf's order. */
+export const pagingFields = (totalDescription?: string) => ({
+  page: Int(),
+  limit: Int(),
+  returned: Int(),
+  total: Int(totalDescription ? { description: totalDescription } : undefined),
+  total_pages: Int(),
+  has_more: t.Boolean(),
 })
 
 export const MetricsObject = t.Object({
@@ -41,7 +52,7 @@ export const MetricsObject = t.Object({
   call_clicks: Int(),
   direction_requests: Int(),
   business_bookings: Int(),
-})
+}, { title: 'Metrics' })
 
 export const StoreEntry = t.Object({
   storelookup: t.String({ description: 'Encrypted, signed store reference; send it back unmodified' }),
@@ -52,7 +63,7 @@ export const StoreEntry = t.Object({
   message: t.String({ description: '"" or "No record found"' }),
   days_with_data: Int(),
   totals: MetricsObject,
-})
+}, { title: 'StoreEntry' })
 
 export const DealerBlock = t.Object({
   storelookup: t.String(),
@@ -60,4 +71,16 @@ export const DealerBlock = t.Object({
   dealership_name: t.String(),
   city: t.String(),
   state: t.String(),
+}, { title: 'DealerBlock' })
+
+/**
+ * A route's options: its body, its answers and its documentation. The date-order
+ * check runs on every route (a body without dates passes it untouched).
+ */
+export const routeOptions = <B extends TSchema, R extends Record<number, TSchema>>(body: B, response: R, detail: { summary: string; tag: string; description: string }) => ({
+  body,
+  transform: checkDateOrder,
+  parse: 'json' as const, // documents application/json; apiContext's strict parser runs first
+  response,
+  detail: { summary: detail.summary, description: detail.description, tags: [detail.tag] },
 })

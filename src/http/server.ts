@@ -9,10 +9,10 @@ import { noteFor } from './accessLog'
 import { createApp } from './app'
 import type { ApiDeps } from './context'
 import { failure, Message } from './errors'
-import { Metrics } from './metrics'
+import { Metrics } from './prometheus'
 
 /** The same request with a URL Elysia parses correctly. */
-export function normalizeRequest(request: Request): Request {
+function normalizeRequest(request: Request): Request {
   const url = request.url
   const slash = url.startsWith('http') ? url.indexOf('/', url.indexOf('//') + 2) : 0
   if (slash >= 11) return request
@@ -20,12 +20,18 @@ export function normalizeRequest(request: Request): Request {
   return new Request(`http://localhost${path}`, request)
 }
 
-export function startServer(deps: ApiDeps, host: string, port: number, log: Logger): Server<undefined> {
-  const metrics = new Metrics(deps.db)
+interface ServerOptions {
+  /** share the port with the other serving workers (SO_REUSEPORT; the kernel spreads connections) */
+  reusePort?: boolean
+  metrics?: Metrics
+}
+
+export function startServer(deps: ApiDeps, host: string, port: number, log: Logger, { reusePort = false, metrics = new Metrics(deps.db) }: ServerOptions = {}): Server<undefined> {
   const app = createApp(deps, log, metrics)
   return Bun.serve({
     hostname: host,
     port,
+    reusePort,
     development: false,
     // the app answers 413 itself from Content-Length, or after reading 64 KiB of
     // a chunked body; Bun's own limit would answer outside the envelope
@@ -52,4 +58,10 @@ export function startServer(deps: ApiDeps, host: string, port: number, log: Logg
     // last resort, should the app itself throw
     error: () => failure(500, Message.internal),
   })
+}
+
+/** Stop accepting, let requests in flight finish (up to 10 s), then close. */
+export async function drainServer(server: Server<undefined>): Promise<void> {
+  await Promise.race([server.stop(false), Bun.sleep(10_000)])
+  await server.stop(true)
 }

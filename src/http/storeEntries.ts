@@ -1,6 +1,6 @@
 // Store entries of the two lookups (spec 2.2): a storelookup for the calling
 // integration plus the listing totals of the range, one statement for all stores.
-import { addTotals, metricTotalsOf, type MetricTotals } from '../store/metrics'
+import { addTotals, metricTotalsOf, type MetricTotals } from '../store/listingFigures'
 import type { StoreRow } from '../store/directory'
 import type { ApiDeps } from './context'
 import type { DateRange } from './inputs'

@@ -3,44 +3,12 @@
 // visible stores), never from counting calls. A page starts by finding the
 // bucket (day or minute) where its first row lies, then skips only the rows of
 // that bucket before it, so page N costs about what page 1 costs.
+import { classSql, countOf, type CallClass, type Counts } from './callClasses'
+import { isBlank, minutesSql } from './fieldRules'
+import { storesOfDealer, type StoreRow } from './directory'
 import type { Store } from './open'
 
-/** Which substatus values a request selects. */
-export type CallClass = 'all' | 'answered' | 'missed' | 'offline' | 'missedOffline'
-
-const CLASS: Record<CallClass, { cum: string; n: string; where: string }> = {
-  all: { cum: 'cum_answered + cum_missed + cum_offline', n: 'answered + missed + offline', where: '' },
-  answered: { cum: 'cum_answered', n: 'answered', where: `AND c.substatus = 'Answered'` },
-  missed: { cum: 'cum_missed', n: 'missed', where: `AND c.substatus = 'Missed'` },
-  offline: { cum: 'cum_offline', n: 'offline', where: `AND c.substatus = 'Offline'` },
-  missedOffline: { cum: 'cum_missed + cum_offline', n: 'missed + offline', where: `AND c.substatus IN ('Missed', 'Offline')` },
-}
-
-export interface Counts {
-  answered: number
-  missed: number
-  offline: number
-  secAnswered: number
-  secMissed: number
-  secOffline: number
-}
-
 const ZERO: Counts = { answered: 0, missed: 0, offline: 0, secAnswered: 0, secMissed: 0, secOffline: 0 }
-
-export function countOf(c: Counts, cls: CallClass): number {
-  switch (cls) {
-    case 'all':
-      return c.answered + c.missed + c.offline
-    case 'answered':
-      return c.answered
-    case 'missed':
-      return c.missed
-    case 'offline':
-      return c.offline
-    case 'missedOffline':
-      return c.missed + c.offline
-  }
-}
 
 const diff = (a: Counts, b: Counts): Counts => ({
   answered: a.answered - b.answered,
@@ -56,7 +24,7 @@ const STORE_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_of
   FROM call_days WHERE website_id = ?`
 
 /** A store's calls in [from, to] by substatus, with their seconds: two seeks. */
-export function storeCounts(db: Store, websiteId: number, from: string, to: string): { before: Counts; range: Counts } {
+function storeCounts(db: Store, websiteId: number, from: string, to: string): { before: Counts; range: Counts } {
   const q = (op: string) =>
     db.$client.query<Counts, [number, string]>(`${STORE_CUM} AND day ${op} ? ORDER BY day DESC LIMIT 1`)
   const upTo = q('<=').get(websiteId, to) ?? ZERO
@@ -79,26 +47,25 @@ const CALLER_TOTAL = `(SELECT m.prev_calls_count + 1 FROM calls m INDEXED BY cal
   ORDER BY m.call_start_time DESC, m.call_log_id DESC LIMIT 1)`
 
 // The two wire shapes a call row leaves in: call history (spec 2.1) and call log (2.6).
-const BLANK = `' ' || char(9, 10, 13)`
-const MINUTES = '(c.duration_seconds * 100 + 30) / 60 / 100.0' // half-up to 2 decimals, in integers
+const MINUTES = minutesSql('c.duration_seconds')
 const HISTORY = `c.website_id, s.sap_code, s.dealership_name, s.city, s.district, s.state, s.country, s.pincode,
   c.call_log_id, c.caller_number AS call_number_with_c_code, c.mobile, c.call_start_time,
   ${MINUTES} AS call_duration_minutes, c.did_number AS call_did_number, c.event_type AS call_event_type, c.substatus,
-  iif(trim(coalesce(c.recording_url, ''), ${BLANK}) = '', NULL, c.recording_url) AS call_recording_url,
-  iif(trim(coalesce(c.crm_lead_id, ''), ${BLANK}) = '', NULL, c.crm_lead_id) AS crm_lead_id,
+  iif(${isBlank('c.recording_url')}, NULL, c.recording_url) AS call_recording_url,
+  iif(${isBlank('c.crm_lead_id')}, NULL, c.crm_lead_id) AS crm_lead_id,
   c.crm_synced_at, ${CALLER_TOTAL} AS total_calls_from_caller, c.prev_calls_count, c.created_at`
 const LOG = `c.call_log_id, c.caller_number, c.call_start_time, ${MINUTES} AS call_duration_minutes,
   c.did_number, c.event_type AS call_event_type, c.substatus, ${CALLER_TOTAL} AS total_calls_from_caller,
-  c.prev_calls_count, iif(trim(coalesce(c.recording_url, ''), ${BLANK}) = '', '', c.recording_url) AS recording_url`
+  c.prev_calls_count, iif(${isBlank('c.recording_url')}, '', c.recording_url) AS recording_url`
 
-export type Shape = 'history' | 'log'
+type Shape = 'history' | 'log'
 const COLUMNS: Record<Shape, string> = { history: HISTORY, log: LOG }
 const JOINS = 'JOIN stores s ON s.website_id = c.website_id'
 
 /** Which stores a request covers: one store, several (a dealer's), or every visible store. */
 export type Scope = { kind: 'store'; websiteId: number } | { kind: 'stores'; websiteIds: number[] } | { kind: 'all' }
 
-export interface CallSet {
+interface CallSet {
   total: number
   counts: Counts
   page(offset: number, limit: number, shape: Shape): Record<string, unknown>[]
@@ -121,32 +88,38 @@ export function callSet(db: Store, scope: Scope, range: Range, cls: CallClass): 
   return allSet(db, range, cls)
 }
 
+type PageAt = (target: number, offset: number, limit: number, shape: Shape) => Record<string, unknown>[]
+
+/**
+ * A call set from its counts before and within the range: the total at once, a
+ * page on demand from its place in the running totals (`target`: the rows of
+ * the class before the page's first, counted from the beginning of time).
+ */
+function setFrom(counts: { before: Counts; range: Counts }, cls: CallClass, pageAt: PageAt): CallSet {
+  const total = countOf(counts.range, cls)
+  const before = countOf(counts.before, cls)
+  return { total, counts: counts.range, page: (offset, limit, shape) => (offset >= total ? [] : pageAt(before + offset, offset, limit, shape)) }
+}
+
 function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): CallSet {
-  const { before, range: counts } = storeCounts(db, websiteId, range.from, range.to)
-  const total = countOf(counts, cls)
-  const { cum, n, where } = CLASS[cls]
-  return {
-    total,
-    counts,
-    page(offset, limit, shape) {
-      if (offset >= total) return []
-      const target = countOf(before, cls) + offset
-      const start = db.$client
-        .query<{ day: string; skipped: number }, [number, string, number]>(
-          `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
-           WHERE website_id = ? AND day >= ? AND ${cum} > ? ORDER BY day LIMIT 1`,
-        )
-        .get(websiteId, range.from, target)
-      if (!start) return []
-      return db.$client
-        .query<Record<string, unknown>, [number, string, string, number, number]>(
-          `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
-           WHERE c.website_id = ? AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
-           ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
-        )
-        .all(websiteId, `${start.day} 00:00:00`, range.toTime, limit, target - start.skipped)
-    },
-  }
+  const { cum, n, where } = classSql(cls)
+  return setFrom(storeCounts(db, websiteId, range.from, range.to), cls, (target, _offset, limit, shape) => {
+    // the first day whose running total passes the target; only that day's earlier rows are skipped
+    const start = db.$client
+      .query<{ day: string; skipped: number }, [number, string, number]>(
+        `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
+         WHERE website_id = ? AND day >= ? AND ${cum} > ? ORDER BY day LIMIT 1`,
+      )
+      .get(websiteId, range.from, target)
+    if (!start) return []
+    return db.$client
+      .query<Record<string, unknown>, [number, string, string, number, number]>(
+        `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
+         WHERE c.website_id = ? AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+         ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
+      )
+      .all(websiteId, `${start.day} 00:00:00`, range.toTime, limit, target - start.skipped)
+  })
 }
 
 // Several stores (a dealer with more than one showroom): per-day counts of the
@@ -158,79 +131,65 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     const c = storeCounts(db, id, range.from, range.to).range
     for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += c[k]
   }
-  const total = countOf(counts, cls)
   const ids = JSON.stringify(websiteIds)
-  const { n, where } = CLASS[cls]
-  return {
-    total,
-    counts,
-    page(offset, limit, shape) {
-      if (offset >= total) return []
-      const days = db.$client
-        .query<{ day: string; n: number }, [string, string, string]>(
-          `SELECT day, sum(${n}) AS n FROM call_days
-           WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
-           GROUP BY day ORDER BY day`,
-        )
-        .all(ids, range.from, range.to)
-      let seen = 0
-      let first: { day: string; skip: number } | undefined
-      let last = range.to
-      for (const d of days) {
-        if (!first && seen + d.n > offset) first = { day: d.day, skip: offset - seen }
-        seen += d.n
-        if (first && seen >= offset + limit) {
-          last = d.day
-          break
-        }
+  const { n, where } = classSql(cls)
+  return setFrom({ before: ZERO, range: counts }, cls, (_target, offset, limit, shape) => {
+    const days = db.$client
+      .query<{ day: string; n: number }, [string, string, string]>(
+        `SELECT day, sum(${n}) AS n FROM call_days
+         WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
+         GROUP BY day ORDER BY day`,
+      )
+      .all(ids, range.from, range.to)
+    let seen = 0
+    let first: { day: string; skip: number } | undefined
+    let last = range.to
+    for (const d of days) {
+      if (!first && seen + d.n > offset) first = { day: d.day, skip: offset - seen }
+      seen += d.n
+      if (first && seen >= offset + limit) {
+        last = d.day
+        break
       }
-      if (!first) return []
-      return db.$client
-        .query<Record<string, unknown>, [string, string, string, number, number]>(
-          `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
-           WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
-           ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
-        )
-        .all(ids, `${first.day} 00:00:00`, `${last} 23:59:59`, limit, first.skip)
-    },
-  }
+    }
+    if (!first) return []
+    return db.$client
+      .query<Record<string, unknown>, [string, string, string, number, number]>(
+        `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
+         WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+         ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
+      )
+      .all(ids, `${first.day} 00:00:00`, `${last} 23:59:59`, limit, first.skip)
+  })
 }
 
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
-  const { before, range: counts } = globalCounts(db, range.from, range.to)
-  const total = countOf(counts, cls)
-  const { cum, n, where } = CLASS[cls]
+  const { cum, n, where } = classSql(cls)
   const upTo = db.$client.query<{ minute: string; cum: number; skipped: number }, [string]>(
     `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ? ORDER BY minute DESC LIMIT 1`,
   )
-  return {
-    total,
-    counts,
-    page(offset, limit, shape) {
-      if (offset >= total) return []
-      const target = countOf(before, cls) + offset
-      // the first minute whose running total passes the target: a binary search
-      // over the minutes of the range, each probe one primary-key seek
-      let lo = minuteNumber(`${range.from} 00:00`)
-      let hi = minuteNumber(`${range.to} 23:59`)
-      while (lo < hi) {
-        const mid = Math.floor((lo + hi) / 2)
-        if ((upTo.get(minuteText(mid))?.cum ?? 0) > target) hi = mid
-        else lo = mid + 1
-      }
-      const start = upTo.get(minuteText(lo))
-      if (!start) return []
-      // time order across stores comes from calls_time; the join keeps visible stores only
-      return db.$client
-        .query<Record<string, unknown>, [string, string, number, number]>(
-          `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_time
-           CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-           WHERE c.call_start_time >= ? AND c.call_start_time <= ? ${where}
-           ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
-        )
-        .all(`${start.minute}:00`, range.toTime, limit, target - start.skipped)
-    },
-  }
+  return setFrom(globalCounts(db, range.from, range.to), cls, (target, _offset, limit, shape) => {
+    // the first minute whose running total passes the target: a binary search
+    // over the minutes of the range, each probe one primary-key seek
+    let lo = minuteNumber(`${range.from} 00:00`)
+    let hi = minuteNumber(`${range.to} 23:59`)
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2)
+      if ((upTo.get(minuteText(mid))?.cum ?? 0) > target) hi = mid
+      else lo = mid + 1
+    }
+    const start = upTo.get(minuteText(lo))
+    if (!start) return []
+    // time order across stores comes from calls_time; the join keeps visible stores only
+    return db.$client
+      .query<Record<string, unknown>, [string, string, number, number]>(
+        `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_time
+         CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
+         WHERE c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+         ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
+      )
+      .all(`${start.minute}:00`, range.toTime, limit, target - start.skipped)
+  })
 }
 
 // 'YYYY-MM-DD HH:MM' ⇄ minutes since 1970, by UTC arithmetic on the text (no time zone involved)
@@ -238,14 +197,36 @@ const minuteNumber = (text: string) => Date.UTC(+text.slice(0, 4), +text.slice(5
 const minuteText = (n: number) => new Date(n * 60_000).toISOString().slice(0, 16).replace('T', ' ')
 
 /** One call by call_log_id, if it is visible, in range, in scope and of the class. */
-export function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): Record<string, unknown>[] {
+function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): Record<string, unknown>[] {
   const rows = db.$client
     .query<Record<string, unknown> & { website_id: number }, [string, string, string]>(
       `SELECT ${HISTORY} FROM calls c ${JOINS}
-       WHERE c.call_log_id = ? AND s.visible = 1 AND c.call_start_time >= ? AND c.call_start_time <= ? ${CLASS[cls].where}`,
+       WHERE c.call_log_id = ? AND s.visible = 1 AND c.call_start_time >= ? AND c.call_start_time <= ? ${classSql(cls).where}`,
     )
     .all(callLogId, range.fromTime, range.toTime)
   if (scope.kind === 'all') return rows
   const ids = scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds
   return rows.filter((r) => ids.includes(r.website_id))
+}
+
+/**
+ * Which stores call history covers (decision 13): the storelookup's store, the
+ * dealer's stores, every visible store, or none when the storelookup's store is
+ * not the dealer's (sap_code and storelookup together both apply).
+ */
+export function scopeOf(db: Store, store: StoreRow | null, sapCode: string | null): Scope {
+  if (store !== null) return sapCode !== null && store.sap_code !== sapCode ? { kind: 'stores', websiteIds: [] } : { kind: 'store', websiteId: store.website_id }
+  if (sapCode !== null) return { kind: 'stores', websiteIds: storesOfDealer(db, sapCode).map((s) => s.website_id) }
+  return { kind: 'all' }
+}
+
+/** One page of call history and the total it is a page of: by call_log_id when given, else from the call set. */
+export function callHistoryPage(db: Store, scope: Scope, range: Range, cls: CallClass, callLogId: string | null, page: { offset: number; limit: number }) {
+  if (scope.kind === 'stores' && scope.websiteIds.length === 0) return { total: 0, data: [] }
+  if (callLogId !== null) {
+    const rows = callById(db, callLogId, scope, range, cls)
+    return { total: rows.length, data: rows.slice(page.offset, page.offset + page.limit) }
+  }
+  const set = callSet(db, scope, range, cls)
+  return { total: set.total, data: set.page(page.offset, page.limit, 'history') }
 }

@@ -1,6 +1,11 @@
-// Who and what is visible: integrations, dealers, stores and employees.
-// Every statement is a primary-key or index seek.
+// Who and what is visible: integrations, dealers, stores and employees. These
+// tables are small even at production size (10,000 stores, 20,000 employee
+// links), so each snapshot's copy is held in memory and a request's lookups
+// are map reads, not statements. The copy is rebuilt once per sync
+// (store/snapshot.ts); the statements that build it read the tables whole, in
+// the order the answers list them, so SQLite's collation decides every order.
 import type { Store } from './open'
+import { perVersion } from './snapshot'
 
 export interface Integration {
   id: number
@@ -15,56 +20,69 @@ export interface StoreRow {
   state: string
 }
 
-export function integrationByKeyHash(db: Store, keySha256: string): Integration | null {
-  return db.$client
-    .query<Integration, [string]>('SELECT id, name FROM integrations WHERE key_sha256 = ? AND is_active = 1')
-    .get(keySha256)
-}
-
-export function dealerIsActive(db: Store, sapCode: string): boolean {
-  return db.$client.query('SELECT 1 FROM dealers WHERE sap_code = ? AND is_active = 1').get(sapCode) !== null
-}
-
-// In store entries and dealer blocks a NULL city or state is "" (master-contract §2).
-const STORE_COLUMNS = `website_id, sap_code, dealership_name, coalesce(city, '') AS city, coalesce(state, '') AS state`
-
-export function visibleStore(db: Store, websiteId: number): StoreRow | null {
-  return db.$client
-    .query<StoreRow, [number]>(`SELECT ${STORE_COLUMNS} FROM stores WHERE website_id = ? AND visible = 1`)
-    .get(websiteId)
-}
-
-/** Visible stores of one dealer, by website_id (decision 17). */
-export function storesOfDealer(db: Store, sapCode: string): StoreRow[] {
-  return db.$client
-    .query<StoreRow, [string]>(
-      `SELECT ${STORE_COLUMNS} FROM stores WHERE sap_code = ? AND visible = 1 ORDER BY website_id`,
-    )
-    .all(sapCode)
-}
-
-export interface EmployeeRow {
+interface EmployeeRow {
   emp_code: string
   name: string
   sales_off: string
   role: string
 }
 
-export function activeEmployee(db: Store, empCode: string): EmployeeRow | null {
-  return db.$client
-    .query<EmployeeRow, [string]>(
-      'SELECT emp_code, emp_name AS name, sales_office AS sales_off, role FROM employees WHERE emp_code = ? AND is_active = 1',
-    )
-    .get(empCode)
+interface Directory {
+  integrations: Map<string, Integration>
+  activeDealers: Set<string>
+  visibleStores: Map<number, StoreRow>
+  storesOfDealer: Map<string, StoreRow[]>
+  activeEmployees: Map<string, EmployeeRow>
+  storesOfEmployee: Map<string, StoreRow[]>
 }
 
+const NONE: StoreRow[] = []
+
+// Marked so the query-plan test knows these run once per data version, not per request.
+export const PER_VERSION = '/* once per data version */'
+
+const directoryOf = perVersion((db: Store): Directory => {
+  const q = <T>(sql: string) => db.$client.query<T, []>(`${PER_VERSION} ${sql}`).all()
+  const integrations = new Map<string, Integration>()
+  for (const r of q<Integration & { key_sha256: string }>('SELECT id, name, key_sha256 FROM integrations WHERE is_active = 1')) {
+    integrations.set(r.key_sha256, { id: r.id, name: r.name })
+  }
+  const activeDealers = new Set(q<{ sap_code: string }>('SELECT sap_code FROM dealers WHERE is_active = 1').map((r) => r.sap_code))
+  // In store entries and dealer blocks a NULL city or state is "" (master-contract §2).
+  const visibleStores = new Map<number, StoreRow>()
+  const storesOfDealer = new Map<string, StoreRow[]>()
+  for (const s of q<StoreRow>(`SELECT website_id, sap_code, dealership_name, coalesce(city, '') AS city, coalesce(state, '') AS state
+      FROM stores WHERE visible = 1 ORDER BY website_id`)) {
+    visibleStores.set(s.website_id, s)
+    const list = storesOfDealer.get(s.sap_code)
+    if (list) list.push(s)
+    else storesOfDealer.set(s.sap_code, [s])
+  }
+  const activeEmployees = new Map<string, EmployeeRow>()
+  for (const e of q<EmployeeRow>('SELECT emp_code, emp_name AS name, sales_office AS sales_off, role FROM employees WHERE is_active = 1')) {
+    activeEmployees.set(e.emp_code, e)
+  }
+  const storesOfEmployee = new Map<string, StoreRow[]>()
+  for (const r of q<{ emp_code: string; website_id: number }>(`SELECT e.emp_code, s.website_id FROM employee_dealers e
+      JOIN stores s ON s.sap_code = e.sap_code AND s.visible = 1 ORDER BY e.emp_code, e.sap_code, s.website_id`)) {
+    const store = visibleStores.get(r.website_id)!
+    const list = storesOfEmployee.get(r.emp_code)
+    if (list) list.push(store)
+    else storesOfEmployee.set(r.emp_code, [store])
+  }
+  return { integrations, activeDealers, visibleStores, storesOfDealer, activeEmployees, storesOfEmployee }
+})
+
+export const integrationByKeyHash = (db: Store, keySha256: string): Integration | null => directoryOf(db).integrations.get(keySha256) ?? null
+
+export const dealerIsActive = (db: Store, sapCode: string): boolean => directoryOf(db).activeDealers.has(sapCode)
+
+export const visibleStore = (db: Store, websiteId: number): StoreRow | null => directoryOf(db).visibleStores.get(websiteId) ?? null
+
+/** Visible stores of one dealer, by website_id (decision 17). */
+export const storesOfDealer = (db: Store, sapCode: string): StoreRow[] => directoryOf(db).storesOfDealer.get(sapCode) ?? NONE
+
+export const activeEmployee = (db: Store, empCode: string): EmployeeRow | null => directoryOf(db).activeEmployees.get(empCode) ?? null
+
 /** Visible stores of the dealers an employee looks after, by sap_code then website_id (decision 18). */
-export function storesOfEmployee(db: Store, empCode: string): StoreRow[] {
-  return db.$client
-    .query<StoreRow, [string]>(
-      `SELECT s.website_id, s.sap_code, s.dealership_name, coalesce(s.city, '') AS city, coalesce(s.state, '') AS state
-       FROM employee_dealers e JOIN stores s ON s.sap_code = e.sap_code AND s.visible = 1
-       WHERE e.emp_code = ? ORDER BY e.sap_code, s.website_id`,
-    )
-    .all(empCode)
-}
+export const storesOfEmployee = (db: Store, empCode: string): StoreRow[] => directoryOf(db).storesOfEmployee.get(empCode) ?? NONE

@@ -1,6 +1,9 @@
 // The read store's own integrations table, for `keys --demo` on a demo store.
 import type { KeyRegistry, IntegrationRow } from '../keyRegistry'
-import { openStore } from './open'
+import { openStore, type Store } from './open'
+
+/** Whether the store has any integration yet (a demo store on file is seeded only once). */
+export const hasIntegrations = (db: Store) => db.$client.query('SELECT 1 FROM integrations LIMIT 1').get() !== null
 
 export function storeKeyRegistry(dbPath: string): KeyRegistry {
   const db = openStore(dbPath).$client

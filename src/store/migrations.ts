@@ -17,7 +17,7 @@ const sqlByTag: Record<string, string> = {
   '0004_covering_product_filters': m0004,
 }
 
-export interface Migration {
+interface Migration {
   sql: string[]
   bps: boolean
   folderMillis: number

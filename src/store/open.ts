@@ -9,7 +9,7 @@ import * as schema from './schema'
 
 export type Store = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
-export interface OpenOptions {
+interface OpenOptions {
   readonly?: boolean
   migrate?: boolean
 }
@@ -33,7 +33,9 @@ export function openStore(path: string, { readonly = false, migrate = !readonly 
   return db
 }
 
-export function migrateStore(db: Store): void {
+export const closeStore = (db: Store) => db.$client.close()
+
+function migrateStore(db: Store): void {
   let newestApplied = 0
   try {
     const row = db.$client.query('SELECT max(created_at) AS m FROM __drizzle_migrations').get() as { m: number | null }

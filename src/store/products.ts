@@ -14,7 +14,7 @@ export const PRODUCT_FILTERS = {
 export type ProductFilter = keyof typeof PRODUCT_FILTERS
 export type ProductFilters = Partial<Record<ProductFilter, string>>
 
-export interface ProductRow {
+interface ProductRow {
   id: number
   sku: string
   name: string

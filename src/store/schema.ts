@@ -1,6 +1,7 @@
 // The read store: a projection of the master (master-schema.sql) plus the
 // derived columns and tables that let every request be answered by index seeks.
-// Base columns are filled by sync (or by fixtures in tests); derived ones by refresh.ts.
+// Base columns are filled by sync's store-shaped rows (or the fixtures'); each
+// derived table or column by its own module in store/derive/.
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
@@ -210,7 +211,7 @@ export const productImages = sqliteTable(
   (t) => [index('product_images_product').on(t.productId, t.sortOrder, t.id)],
 )
 
-// Store-wide facts: counts kept by refresh (e.g. active products) and sync runs.
+// What sync keeps between runs: its watermarks and verification windows.
 export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),

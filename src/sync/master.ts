@@ -4,24 +4,47 @@
 // so IST wall-clock times are copied exactly whatever the machine's TZ.
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise'
 import type { Connection as CallbackConnection } from 'mysql2'
+import { masterOptions } from './masterUrl'
 
 export type Master = Connection
 
-export async function connectMaster(url: string, options: { connectTimeoutMs?: number } = {}): Promise<Master> {
-  const u = new URL(url)
+export async function connectMaster(url: string): Promise<Master> {
+  const fromUrl = masterOptions(url)
   return mysql.createConnection({
-    host: u.hostname,
-    port: u.port ? Number(u.port) : 3306,
-    user: decodeURIComponent(u.username),
-    password: decodeURIComponent(u.password),
-    database: decodeURIComponent(u.pathname.replace(/^\//, '')),
+    ...fromUrl,
+    // what the copy relies on, whatever the URL says
     dateStrings: true,
     supportBigNumbers: true,
     bigNumberStrings: false,
-    connectTimeout: options.connectTimeoutMs ?? 10_000,
+    connectTimeout: fromUrl.connectTimeout ?? 10_000,
     multipleStatements: false,
     charset: 'utf8mb4',
   })
+}
+
+interface Socket {
+  setTimeout(ms: number, cb?: () => void): void
+  destroy(e?: Error): void
+}
+const socketOf = (master: Master) => (master as unknown as { connection: { stream?: Socket } }).connection.stream
+const stallClocks = new WeakMap<Master, () => void>()
+
+/**
+ * A master that sends nothing for `ms` while the run waits for it fails the run
+ * instead of hanging it. Only waiting counts: the clock restarts whenever the
+ * run comes back from its own work (restartStallClock), so a long SQLite step
+ * cannot be mistaken for a silent master.
+ */
+export function failOnStall(master: Master, ms: number): void {
+  const socket = socketOf(master)
+  if (!socket) return
+  socket.setTimeout(ms, () => socket.destroy(new Error(`the master stopped answering for ${Math.round(ms / 1000)} s`)))
+  stallClocks.set(master, () => socket.setTimeout(ms))
+}
+
+/** The run is back from its own work and waits for the master again. */
+export function restartStallClock(master: Master): void {
+  stallClocks.get(master)?.()
 }
 
 /** Starts a read-only REPEATABLE READ transaction: every read of the run sees one snapshot. */
@@ -77,6 +100,7 @@ export async function* streamRows<T>(master: Master, sql: string, params: unknow
       const next = ready.shift()
       if (next) {
         yield next
+        restartStallClock(master) // the caller's work on the batch was not the master's silence
         if (ready.length === 0 && !ended) raw.resume()
         continue
       }

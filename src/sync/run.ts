@@ -1,204 +1,166 @@
 // One sync run: master (one REPEATABLE READ snapshot) → read store (one
-// SQLite transaction on the sync's own connection). Small tables are read
-// whole and replaced, so hard deletes and flags propagate; call_logs and
-// listing_daily_metrics are read from their updated_at watermark less a
-// look-back window (writers commit up to 300 s late). After the data, a
-// verification pass compares the two and repairs what differs.
-import type { Database } from 'bun:sqlite'
-import { SMALL_TABLE_NAMES, StoreWriter, type MasterRow } from '../store/apply'
-import { beginSnapshot, connectMaster, queryRows, streamRows, type Master } from './master'
-
-/**
- * Calls (by master id) whose every field each run compares with the master, and about as
- * many listing rows: 20 million calls are all checked in about 400 runs (4 days at 15
- * minutes), at about half a second a run.
- */
-export const VERIFY_WINDOW = 50_000
+// SQLite transaction on the sync's own connection, store/syncRun.ts). Small
+// tables are read whole and replaced, so hard deletes and flags propagate;
+// call_logs and listing_daily_metrics are read from their updated_at watermark
+// less a look-back window (writers commit up to 300 s late). After the data, a
+// verification pass compares the two and repairs what differs (verify.ts).
+import type { Store } from '../store/open'
+import { SyncRun } from '../store/syncRun'
+import { beginSnapshot, connectMaster, failOnStall, queryRows, restartStallClock, streamRows, type Master } from './master'
+import { LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
+import type { Progress } from './progress'
+import { MASTER_COUNTS, verify, VERIFY_WINDOW, type MasterCounts } from './verify'
 
 /** Re-read this far behind the newest updated_at already seen (master-contract §3). */
 export const LOOK_BACK_SECONDS = 300
 
-const SELECT = {
-  dealer_master: 'SELECT sap_code, dealer_name, is_active FROM dealer_master',
-  websites: 'SELECT id, sap_code, store_name, city, district, state, country, pincode, is_deleted FROM websites',
-  employees: 'SELECT emp_code, emp_name, sales_office, role, is_active FROM employees',
-  employee_dealers: 'SELECT emp_code, sap_code FROM employee_dealers',
-  products: 'SELECT id, sku, name, description, color, finish, series, size, surface, product_range, texture, status FROM products',
-  product_images: 'SELECT id, product_id, image_path, sort_order FROM product_images',
-  api_integrations: 'SELECT id, name, api_key_sha256, is_active, created_at FROM api_integrations',
-  listing_daily_metrics: `SELECT website_id, metric_date, desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions,
-    mobile_maps_impressions, website_clicks, call_clicks, direction_requests, business_bookings, updated_at FROM listing_daily_metrics`,
-  call_logs: `SELECT id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus,
-    recording_url, crm_lead_id, crm_synced_at, created_at, updated_at FROM call_logs`,
-} as const
-
-export interface TableStats {
+interface TableStats {
   read: number
   written: number
 }
 
-export interface SyncResult {
+interface SyncResult {
   full: boolean
+  /** by master table */
   tables: Record<string, TableStats>
   repaired: number
   ms: number
-  /** milliseconds spent in each phase, for operators and benchmarks */
+  /** milliseconds spent in each phase and each step of the store's work, for operators and benchmarks */
   phases: Record<string, number>
 }
 
-export interface SyncOptions {
-  log?: (message: string) => void
+interface SyncOptions {
   /** test hook: called at named points of the run (a test can kill the process there) */
   onPhase?: (phase: string) => void
   verifyWindow?: number
   /** aborting ends the run: the master connection is closed and the run rolls back */
   signal?: AbortSignal
+  /** a master silent this long while the run waits for it fails the run (default 20 s) */
+  stallMs?: number
+  /** told the phase and rows done of the total, for progress lines */
+  progress?: Progress
 }
 
-const now = () => new Date().toISOString()
+const watermarkKey = (table: LargeTable) => `watermark:${table}`
 
-/** Runs one sync into the read store whose own (not shared) connection is `client`. */
-export async function runSync(client: Database, mysqlUrl: string, options: SyncOptions = {}): Promise<SyncResult> {
+/** Runs one sync into the read store `db`, through a connection of its own (not one that serves). */
+export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions = {}): Promise<SyncResult> {
   const started = performance.now()
   const phases: Record<string, number> = {}
-  let lastMark = started
-  const phase = (name: string) => {
+  let master: Master | undefined
+  // a phase of the run, and a step of the store's work within one: each timed from the last of its kind
+  let lastPhase = started
+  let lastStep = started
+  const mark = (name: string, isStep: boolean) => {
     options.onPhase?.(name)
+    if (master) restartStallClock(master) // the run's own work up to here does not count as the master's silence
+    // a stop asked for during the run's own (synchronous) work takes effect at the next mark, before the commit
+    if (options.signal?.aborted && name !== 'committed') throw new Error('sync stopped')
     if (name.startsWith('batch:')) return
     const t = performance.now()
-    phases[name] = Math.round(t - lastMark)
-    lastMark = t
+    phases[name] = Math.round(t - (isStep ? lastStep : lastPhase))
+    lastStep = t
+    if (!isStep) lastPhase = t
   }
-  const runId = Number(client.prepare('INSERT INTO sync_runs (started_at) VALUES (?)').run(now()).lastInsertRowid)
-  // sorts and window functions over millions of rows spill to temporary files, not memory
-  client.run('PRAGMA temp_store = FILE')
-  // bounded memory whatever the table sizes: a 32 MiB page cache, sorts spill beyond their
-  // share of it, and a second thread helps with the large sorts of a full load
-  client.run('PRAGMA cache_size = -32768')
-  client.run('PRAGMA threads = 2')
-  const writer = new StoreWriter(client)
-  let master: Master | undefined
+  const phase = (name: string) => mark(name, false)
+  const progress = options.progress
+  const run = new SyncRun(db)
+  run.onStep = (step) => {
+    mark(step, true)
+    progress?.phase(`deriving tables (${step.replace(/^\w+:/, '')} done)`)
+  }
   const tables: Record<string, TableStats> = {}
   try {
     master = await connectMaster(mysqlUrl)
-    watchSocket(master)
+    failOnStall(master, options.stallMs ?? 20_000)
     const connection = master
     options.signal?.addEventListener('abort', () => connection.destroy(), { once: true })
     if (options.signal?.aborted) throw new Error('sync stopped')
     await beginSnapshot(master)
     phase('snapshot')
-    writer.begin()
-    const full = writer.meta('watermark:call_logs') === null
+    const marks = { listing_daily_metrics: run.meta(watermarkKey('listing_daily_metrics')), call_logs: run.meta(watermarkKey('call_logs')) }
+    const full = marks.call_logs === null
+    // the totals of the progress lines: what this run's snapshot holds for it to read
+    progress?.phase('counting the rows to read')
+    const totals = progress ? await rowsToRead(master, full ? { listing_daily_metrics: null, call_logs: null } : marks) : undefined
 
-    for (const name of SMALL_TABLE_NAMES) {
-      writer.clearSmall(name)
+    progress?.phase('reading the small tables')
+    for (const [name, { into }] of Object.entries(SMALL_MASTER_TABLES)) {
+      run.clear(into)
       const stats = (tables[name] = { read: 0, written: 0 })
-      for await (const rows of streamRows<MasterRow>(master, SELECT[name])) {
+      for await (const rows of streamRows(master, selectFrom(name))) {
         stats.read += rows.length
-        stats.written += writer.insertSmall(name, rows)
+        stats.written += run.insert(into, rows as Record<string, string | number | null>[])
+        progress?.add(rows.length)
       }
     }
     phase('small-tables')
 
-    if (full) {
-      // a full load is sorts and appends: a small cache keeps each sorter's memory small too
-      // (measured: 8 MiB with two threads was faster than 32 MiB with one, at less memory)
-      client.run('PRAGMA cache_size = -8192')
-      writer.beginFullLoad()
-    }
-    for (const name of ['listing_daily_metrics', 'call_logs'] as const) {
-      const mark = full ? null : writer.meta(`watermark:${name}`)
+    const load = full ? run.fullLoad() : undefined
+    const changes = full ? undefined : run.changes()
+    for (const name of Object.keys(LARGE_MASTER_TABLES) as LargeTable[]) {
+      const mark = full ? null : marks[name]
       const stats = (tables[name] = { read: 0, written: 0 })
+      progress?.phase(`reading ${name}`, totals?.[name])
       // a full load reads listing rows in key order, so their running totals are computed as they pass
       const sql = mark === null
-        ? `${SELECT[name]}${name === 'listing_daily_metrics' ? ' ORDER BY website_id, metric_date' : ''}`
-        : `${SELECT[name]} WHERE updated_at >= CAST(? AS DATETIME) - INTERVAL ${LOOK_BACK_SECONDS} SECOND`
+        ? `${selectFrom(name)}${name === 'listing_daily_metrics' ? ' ORDER BY website_id, metric_date' : ''}`
+        : `${selectFrom(name)} WHERE updated_at >= CAST(? AS DATETIME) - INTERVAL ${LOOK_BACK_SECONDS} SECOND`
       let newest = mark
-      for await (const rows of streamRows<MasterRow>(master, sql, mark === null ? [] : [mark])) {
+      for await (const rows of streamRows<LargeRow<typeof name>>(master, sql, mark === null ? [] : [mark])) {
         stats.read += rows.length
-        if (full) stats.written += name === 'call_logs' ? writer.loadCalls(rows) : writer.loadMetrics(rows)
-        else stats.written += name === 'call_logs' ? writer.upsertCalls(rows) : writer.upsertMetrics(rows)
-        for (const r of rows) if (newest === null || String(r.updated_at) > newest) newest = String(r.updated_at)
+        if (name === 'call_logs') stats.written += (load ?? changes!).calls(rows as LargeRow<'call_logs'>[])
+        else stats.written += (load ?? changes!).metrics(rows as LargeRow<'listing_daily_metrics'>[])
+        for (const r of rows) if (newest === null || r.updated_at > newest) newest = r.updated_at
+        progress?.add(rows.length)
         phase(`batch:${name}`)
       }
-      if (newest !== null) writer.setMeta(`watermark:${name}`, newest)
+      if (newest !== null) run.setMeta(watermarkKey(name), newest)
     }
     phase('large-tables')
     if (full) Bun.gc(true) // millions of streamed rows are garbage now; collect before the sorts take their memory
 
     let repaired = 0
-    if (full) {
-      writer.finishFullLoad()
+    progress?.phase('deriving tables')
+    if (load) {
+      load.finish()
       phase('derived')
     } else {
       // the master counts its two large tables while this process refreshes the derived rows
-      const counting = queryRows<MasterCounts>(master, COUNTS)
-      writer.refreshIncremental()
+      const counting = queryRows<MasterCounts>(master, MASTER_COUNTS)
+      changes!.refresh()
       phase('derived')
-      repaired = await verify(master, writer, (await counting)[0], options.verifyWindow ?? VERIFY_WINDOW)
-      if (repaired) writer.refreshIncremental()
+      progress?.phase('verifying a window of rows against the master')
+      repaired = await verify(master, run, changes!, (await counting)[0], options.verifyWindow ?? VERIFY_WINDOW)
+      if (repaired) changes!.refresh()
       phase('verified')
     }
 
-    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started), phases: { ...phases, ...writer.timings } }
-    client.prepare('UPDATE sync_runs SET finished_at = ?, ok = 1, stats = ? WHERE id = ?').run(now(), JSON.stringify(result), runId)
-    writer.commit()
+    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started), phases }
+    progress?.phase('committing')
+    run.commit(result)
     phase('committed')
     return result
   } catch (error) {
-    writer.rollback()
     const message = oneLine(error)
-    client.prepare('UPDATE sync_runs SET finished_at = ?, ok = 0, error = ?, stats = ? WHERE id = ?').run(now(), message, JSON.stringify({ tables }), runId)
+    run.fail(message, { tables })
     throw new Error(message)
   } finally {
     master?.destroy()
   }
 }
 
-/**
- * Compares the master's snapshot with the read store: row counts of the two
- * large tables, and every field of one window of calls (by master id) and of
- * listing rows (by store) per run; the windows advance each run and wrap, so
- * over several runs every row is checked. Rows that differ are written again;
- * returns how many. (The small tables are read whole every run.)
- */
-const COUNTS = 'SELECT (SELECT count(*) FROM call_logs) AS calls, (SELECT count(*) FROM listing_daily_metrics) AS metrics, (SELECT max(id) FROM call_logs) AS maxId'
-interface MasterCounts {
-  calls: number
-  metrics: number
-  maxId: number | null
-}
-
-async function verify(master: Master, writer: StoreWriter, { calls, metrics, maxId }: MasterCounts, window: number): Promise<number> {
-  let repaired = 0
-  const local = writer.client.query('SELECT (SELECT count(*) FROM calls) AS calls, (SELECT count(*) FROM metrics) AS metrics').get() as { calls: number; metrics: number }
-  if (Number(metrics) !== local.metrics) {
-    // listing rows are never deleted in the master, so a count gap means rows were missed: read them all again
-    for await (const rows of streamRows<MasterRow>(master, SELECT.listing_daily_metrics)) repaired += writer.upsertMetrics(rows)
-  }
-  const whole = Number(calls) !== local.calls
-  const from = whole ? 0 : Number(writer.meta('verify:call_logs') ?? 0)
-  const to = whole ? Number.MAX_SAFE_INTEGER : from + window
-  for await (const rows of streamRows<MasterRow>(master, `${SELECT.call_logs} WHERE id > ? AND id <= ?`, [from, to])) {
-    repaired += writer.upsertCalls(rows)
-  }
-  writer.setMeta('verify:call_logs', String(whole || to >= Number(maxId ?? 0) ? 0 : to))
-
-  // listing rows: every field of a window of stores (about as many rows as the calls window)
-  const [{ maxStore }] = await queryRows<{ maxStore: number | null }>(master, 'SELECT max(website_id) AS maxStore FROM listing_daily_metrics')
-  const storeFrom = Number(writer.meta('verify:listing_daily_metrics') ?? 0)
-  const storeTo = storeFrom + Math.max(1, Math.ceil(window / 730))
-  for await (const rows of streamRows<MasterRow>(master, `${SELECT.listing_daily_metrics} WHERE website_id > ? AND website_id <= ?`, [storeFrom, storeTo])) {
-    repaired += writer.upsertMetrics(rows)
-  }
-  writer.setMeta('verify:listing_daily_metrics', String(storeTo >= Number(maxStore ?? 0) ? 0 : storeTo))
-  return repaired
-}
-
-// A master that stops answering mid-run must fail the run, not hang it.
-function watchSocket(master: Master): void {
-  const raw = (master as unknown as { connection: { stream?: { setTimeout(ms: number, cb: () => void): void; destroy(e?: Error): void } } }).connection
-  raw.stream?.setTimeout(20_000, () => raw.stream?.destroy(new Error('the master stopped answering for 20 s')))
+/** Rows the run will read of each large table: all of them, or those from the watermark less the look-back. */
+async function rowsToRead(master: Master, marks: Record<LargeTable, string | null>) {
+  const count = (table: string, mark: string | null) =>
+    mark === null ? `(SELECT count(*) FROM ${table})` : `(SELECT count(*) FROM ${table} WHERE updated_at >= CAST(? AS DATETIME) - INTERVAL ${LOOK_BACK_SECONDS} SECOND)`
+  const params = [marks.listing_daily_metrics, marks.call_logs].filter((m) => m !== null)
+  const [row] = await queryRows<{ metrics: number; calls: number }>(
+    master,
+    `SELECT ${count('listing_daily_metrics', marks.listing_daily_metrics)} AS metrics, ${count('call_logs', marks.call_logs)} AS calls`,
+    params,
+  )
+  return { listing_daily_metrics: Number(row.metrics), call_logs: Number(row.calls) }
 }
 
 function oneLine(error: unknown): string {

@@ -1,14 +1,17 @@
 // POST /listing/listingtiles — call history across stores (spec 4.1, decisions 11-15).
 import { Elysia, t } from 'elysia'
-import { callById, callSet, type Scope } from '../../store/calls'
-import { dealerIsActive, storesOfDealer } from '../../store/directory'
+import { callClassOf } from '../../store/callClasses'
+import { callHistoryPage, scopeOf } from '../../store/calls'
+import { dealerIsActive } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, readSnapshot, type ApiDeps } from '../context'
-import { answer, ApiError, Message } from '../errors'
-import { callClassOf, dateRangeFields, checkDateOrder, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
+import { readSnapshot } from '../../store/snapshot'
+import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../answer'
+import { ApiError, Message } from '../errors'
+import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
-import { Int, responsesWith404 } from '../responses'
+import { Int, responsesWith404, routeOptions } from '../responses'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -18,7 +21,7 @@ const Body = t.Object({
   substatus: substatusField,
   ...pageFields(50, 500),
   api_key: optionalString('api_key', apiKeyDescription),
-})
+}, { title: 'CallHistoryRequest' })
 
 const CallRecord = t.Object({
   website_id: Int(),
@@ -43,7 +46,7 @@ const CallRecord = t.Object({
   total_calls_from_caller: Int(),
   prev_calls_count: Int(),
   created_at: t.String(),
-})
+}, { title: 'CallRecord' })
 
 const Ok = t.Object({
   code: t.Literal(200),
@@ -65,7 +68,7 @@ const Ok = t.Object({
     has_more: t.Boolean(),
   }),
   data: t.Array(CallRecord),
-})
+}, { title: 'CallHistoryAnswer' })
 
 const given = (v: string | null | undefined) => (v === undefined || v === null || v === '' ? null : v)
 
@@ -74,44 +77,20 @@ export const callHistory = (deps: ApiDeps) =>
     '/listing/listingtiles',
     ({ body, integration, request, set }) =>
       readSnapshot(deps.db, () => {
-        const { db } = deps
         const range = dateRangeOf(body)
         const page = pageOf(body, 50, 500)
         const sapCode = given(body.sap_code)
         const lookup = given(body.storelookup)
         const callLogId = given(body.call_log_id)
         const cls = callClassOf(body.substatus)
-
         // a bad storelookup is a 400, so it is checked before the dealer lookup's 404 (decision 2)
         const store = lookup === null ? null : resolveStorelookup(deps, integration.id, lookup)
         // decision 13: an unknown or inactive dealer is 404 before the no-record outcome
-        if (sapCode !== null && !dealerIsActive(db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
-        let scope: Scope = { kind: 'all' }
-        if (store !== null) {
-          // sap_code and storelookup together both apply
-          scope = sapCode !== null && store.sap_code !== sapCode ? { kind: 'stores', websiteIds: [] } : { kind: 'store', websiteId: store.website_id }
-        } else if (sapCode !== null) {
-          scope = { kind: 'stores', websiteIds: storesOfDealer(db, sapCode).map((s) => s.website_id) }
-        }
-
-        let total: number
-        let data: Record<string, unknown>[]
-        if (scope.kind === 'stores' && scope.websiteIds.length === 0) {
-          total = 0
-          data = []
-        } else if (callLogId !== null) {
-          const rows = callById(db, callLogId, scope, range, cls)
-          total = rows.length
-          data = rows.slice(page.offset, page.offset + page.limit)
-        } else {
-          const set = callSet(db, scope, range, cls)
-          total = set.total
-          data = set.page(page.offset, page.limit, 'history')
-        }
+        if (sapCode !== null && !dealerIsActive(deps.db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
+        const { total, data } = callHistoryPage(deps.db, scopeOf(deps.db, store, sapCode), range, cls, callLogId, page)
         if (total === 0) throw new ApiError(404, Message.noRecord)
         const paging = pagingOf(total, page, data.length)
         if (page.page > paging.total_pages) throw new ApiError(404, Message.pageOutOfRange)
-
         return answer<typeof Ok.static>({ request, set }, {
           code: 200 as const,
           status: true as const,
@@ -119,30 +98,17 @@ export const callHistory = (deps: ApiDeps) =>
           from_date: range.from,
           to_date: range.to,
           filters: { sap_code: sapCode, call_log_id: callLogId, substatus: given(body.substatus) },
-          paging: {
-            total_records: total,
-            total_pages: paging.total_pages,
-            page: paging.page,
-            limit: paging.limit,
-            returned: paging.returned,
-            has_more: paging.has_more,
-          },
+          paging: { total_records: total, total_pages: paging.total_pages, page: paging.page, limit: paging.limit, returned: paging.returned, has_more: paging.has_more },
           data: data as (typeof CallRecord.static)[],
         })
       }),
-    {
-      body: Body,
-      transform: checkDateOrder,
-      parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responsesWith404(Ok, examples['/listing/listingtiles'], {
+    routeOptions(Body, responsesWith404(Ok, examples['/listing/listingtiles'], {
         message: 'No record found',
         description: '`No record found` (nothing matched), `SAP code not found`, or `Page out of range`',
-      }),
-      detail: {
-        summary: 'Call history',
-        description:
-          'Calls received by dealer showrooms in a date range, oldest first (then by call_log_id), filtered by dealer, store, call id and call result. A 404 `No record found` is the normal no-data outcome.',
-        tags: ['Call history'],
-      },
-    },
+      }), {
+      summary: 'Call history',
+      tag: 'Call history',
+      description:
+        'Calls received by dealer showrooms in a date range, oldest first (then by call_log_id), filtered by dealer, store, call id and call result. A 404 `No record found` is the normal no-data outcome.',
+    }),
   )

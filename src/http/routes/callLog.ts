@@ -1,12 +1,15 @@
 // POST /listing/calls — step 2, one store's calls (spec 4.5, decision 22).
 import { Elysia, t } from 'elysia'
-import { callSet, type CallClass, type Counts } from '../../store/calls'
+import { callClassOf, summaryOf } from '../../store/callClasses'
+import { callSet } from '../../store/calls'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, readSnapshot, type ApiDeps } from '../context'
-import { answer, Message } from '../errors'
-import { callClassOf, dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
-import { DealerBlock, Int, responses } from '../responses'
+import { readSnapshot } from '../../store/snapshot'
+import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../answer'
+import { Message } from '../errors'
+import { dateRangeFields, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
+import { DealerBlock, Int, responses, routeOptions, pagingFields } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -15,7 +18,7 @@ const Body = t.Object({
   substatus: substatusField,
   ...pageFields(50, 500),
   api_key: optionalString('api_key', apiKeyDescription),
-})
+}, { title: 'CallLogRequest' })
 
 const CallRow = t.Object({
   call_log_id: t.String(),
@@ -28,19 +31,14 @@ const CallRow = t.Object({
   total_calls_from_caller: Int(),
   prev_calls_count: Int(),
   recording_url: t.String({ description: '"" when no recording was captured yet' }),
-})
+}, { title: 'CallLogRow' })
 
 const Ok = t.Object({
   code: t.Literal(200),
   status: t.Literal(true),
   message: t.String({ description: '"" or "No record found" when total is 0' }),
   dealer: DealerBlock,
-  page: Int(),
-  limit: Int(),
-  returned: Int(),
-  total: Int(),
-  total_pages: Int(),
-  has_more: t.Boolean(),
+  ...pagingFields(),
   summary: t.Object({
     total_calls: Int(),
     connected_calls: Int({ description: 'Answered' }),
@@ -48,21 +46,7 @@ const Ok = t.Object({
     total_minutes: t.Number({ description: 'round(sum(duration_seconds) / 60, 2) over the whole filtered range' }),
   }),
   data: t.Array(CallRow),
-})
-
-// decision 22: sum the seconds first, round once (half-up, 2 decimals)
-const minutes = (seconds: number) => Math.floor((seconds * 100 + 30) / 60) / 100
-
-/** The summary of the whole range, respecting the substatus filter. */
-function summaryOf(c: Counts, cls: CallClass) {
-  const a = cls === 'all' || cls === 'answered'
-  const m = cls === 'all' || cls === 'missed' || cls === 'missedOffline'
-  const o = cls === 'all' || cls === 'offline' || cls === 'missedOffline'
-  const connected = a ? c.answered : 0
-  const missed = (m ? c.missed : 0) + (o ? c.offline : 0)
-  const seconds = (a ? c.secAnswered : 0) + (m ? c.secMissed : 0) + (o ? c.secOffline : 0)
-  return { total_calls: connected + missed, connected_calls: connected, missed_calls: missed, total_minutes: minutes(seconds) }
-}
+}, { title: 'CallLogAnswer' })
 
 export const callLog = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
@@ -85,16 +69,10 @@ export const callLog = (deps: ApiDeps) =>
           data,
         })
       }),
-    {
-      body: Body,
-      transform: checkDateOrder,
-      parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok, examples['/listing/calls']),
-      detail: {
-        summary: 'Call log of one store (step 2)',
-        description:
-          'The calls of the store named by `storelookup`, oldest first. `summary` covers the whole range and respects `substatus`. A store without calls in the range is a 200 with `No record found`.',
-        tags: ['Listing performance'],
-      },
-    },
+    routeOptions(Body, responses(Ok, examples['/listing/calls']), {
+      summary: 'Call log of one store (step 2)',
+      tag: 'Listing performance',
+      description:
+        'The calls of the store named by `storelookup`, oldest first. `summary` covers the whole range and respects `substatus`. A store without calls in the range is a 200 with `No record found`.',
+    }),
   )

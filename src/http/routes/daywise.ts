@@ -1,12 +1,14 @@
 // POST /listing/daywise — step 2, listing figures per day (spec 4.4, decision 21).
 import { Elysia, t } from 'elysia'
-import { daywiseRows, metricTotals } from '../../store/metrics'
+import { daywiseRows, metricTotals } from '../../store/listingFigures'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, readSnapshot, type ApiDeps } from '../context'
-import { answer, Message } from '../errors'
-import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
-import { DealerBlock, Int, MetricsObject, responses } from '../responses'
+import { readSnapshot } from '../../store/snapshot'
+import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../answer'
+import { Message } from '../errors'
+import { dateRangeFields, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
+import { DealerBlock, Int, MetricsObject, responses, routeOptions, pagingFields } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -14,7 +16,7 @@ const Body = t.Object({
   storelookup: storelookupField,
   ...pageFields(31, 366),
   api_key: optionalString('api_key', apiKeyDescription),
-})
+}, { title: 'DaywiseRequest' })
 
 const DayRow = t.Object({
   performance_date: t.String({ examples: ['2025-01-15'] }),
@@ -27,22 +29,17 @@ const DayRow = t.Object({
   mobile_search_impressions: Int(),
   desktop_maps_impressions: Int(),
   mobile_maps_impressions: Int(),
-})
+}, { title: 'DaywiseRow' })
 
 const Ok = t.Object({
   code: t.Literal(200),
   status: t.Literal(true),
   message: t.String({ description: '"" or "No record found" when total is 0' }),
   dealer: DealerBlock,
-  page: Int(),
-  limit: Int(),
-  returned: Int(),
-  total: Int({ description: 'Days with figures in the range' }),
-  total_pages: Int(),
-  has_more: t.Boolean(),
+  ...pagingFields('Days with figures in the range'),
   totals: MetricsObject,
   data: t.Array(DayRow),
-})
+}, { title: 'DaywiseAnswer' })
 
 export const daywise = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
@@ -64,16 +61,10 @@ export const daywise = (deps: ApiDeps) =>
           data,
         })
       }),
-    {
-      body: Body,
-      transform: checkDateOrder,
-      parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok, examples['/listing/daywise']),
-      detail: {
-        summary: 'Day-wise listing performance (step 2)',
-        description:
-          'One row per day that has figures, ascending. `totals` cover the whole range, not just the page. A store without figures in the range is a 200 with `No record found`.',
-        tags: ['Listing performance'],
-      },
-    },
+    routeOptions(Body, responses(Ok, examples['/listing/daywise']), {
+      summary: 'Day-wise listing performance (step 2)',
+      tag: 'Listing performance',
+      description:
+        'One row per day that has figures, ascending. `totals` cover the whole range, not just the page. A store without figures in the range is a 200 with `No record found`.',
+    }),
   )

@@ -3,17 +3,19 @@ import { Elysia, t } from 'elysia'
 import { storesOfDealer } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, readSnapshot, type ApiDeps } from '../context'
-import { answer, Message } from '../errors'
-import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
-import { Int, StoreEntry, responses } from '../responses'
+import { readSnapshot } from '../../store/snapshot'
+import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../answer'
+import { Message } from '../errors'
+import { dateRangeFields, optionalString, dateRangeOf, requiredString } from '../inputs'
+import { Int, StoreEntry, responses, routeOptions } from '../responses'
 import { storeEntries } from '../storeEntries'
 
 const Body = t.Object({
   ...dateRangeFields,
   sap_code: requiredString('sap_code', 20, Message.sapCodeRequired, 'Dealer SAP code', 'SAP1001'),
   api_key: optionalString('api_key', apiKeyDescription),
-})
+}, { title: 'DealerLookupRequest' })
 
 const Ok = t.Object({
   code: t.Literal(200),
@@ -25,7 +27,7 @@ const Ok = t.Object({
   returned: Int(),
   message: t.String({ description: '"" or "No record found" when the dealer has no visible store' }),
   data: t.Array(StoreEntry),
-})
+}, { title: 'DealerLookupAnswer' })
 
 export const dealerLookup = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
@@ -49,16 +51,10 @@ export const dealerLookup = (deps: ApiDeps) =>
           data,
         })
       }),
-    {
-      body: Body,
-      transform: checkDateOrder,
-      parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok, examples['/listing/dealer']),
-      detail: {
-        summary: 'Dealer lookup (step 1)',
-        description:
-          "Every visible store of a dealer, by website_id, with a `storelookup` for step 2 and the listing totals of the range. Stores without figures are included with `has_data: false`.",
-        tags: ['Listing performance'],
-      },
-    },
+    routeOptions(Body, responses(Ok, examples['/listing/dealer']), {
+      summary: 'Dealer lookup (step 1)',
+      tag: 'Listing performance',
+      description:
+        "Every visible store of a dealer, by website_id, with a `storelookup` for step 2 and the listing totals of the range. Stores without figures are included with `has_data: false`.",
+    }),
   )

@@ -1,32 +1,34 @@
 // POST /listing/employee — step 1 by employee code (spec 4.3, decisions 16, 18).
 import { Elysia, t } from 'elysia'
 import { activeEmployee, storesOfEmployee } from '../../store/directory'
-import { zeroTotals } from '../../store/metrics'
+import { zeroTotals } from '../../store/listingFigures'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, readSnapshot, type ApiDeps } from '../context'
-import { answer, ApiError, Message } from '../errors'
-import { dateRangeFields, checkDateOrder, optionalString, dateRangeOf, requiredString } from '../inputs'
-import { Int, MetricsObject, StoreEntry, responsesWith404 } from '../responses'
+import { readSnapshot } from '../../store/snapshot'
+import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../answer'
+import { ApiError, Message } from '../errors'
+import { dateRangeFields, optionalString, dateRangeOf, requiredString } from '../inputs'
+import { Int, MetricsObject, StoreEntry, responsesWith404, routeOptions } from '../responses'
 import { storeEntries } from '../storeEntries'
 
 const Body = t.Object({
   ...dateRangeFields,
   emp_code: requiredString('emp_code', 20, Message.empCodeRequired, 'Employee code', 'E1001'),
   api_key: optionalString('api_key', apiKeyDescription),
-})
+}, { title: 'EmployeeLookupRequest' })
 
 const Ok = t.Object({
   code: t.Literal(200),
   status: t.Literal(true),
-  employee: t.Object({ emp_code: t.String(), name: t.String(), sales_off: t.String(), role: t.String() }),
+  employee: t.Object({ emp_code: t.String(), name: t.String(), sales_off: t.String(), role: t.String() }, { title: 'Employee' }),
   from_date: t.String(),
   to_date: t.String(),
   returned: Int(),
   message: t.String(),
   grand_totals: MetricsObject,
-  data: t.Array(t.Composite([t.Object({ sap_code: t.String() }), StoreEntry])),
-})
+  data: t.Array(t.Composite([t.Object({ sap_code: t.String() }), StoreEntry], { title: 'EmployeeStoreEntry' })),
+}, { title: 'EmployeeLookupAnswer' })
 
 export const employeeLookup = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
@@ -51,16 +53,10 @@ export const employeeLookup = (deps: ApiDeps) =>
           data,
         })
       }),
-    {
-      body: Body,
-      transform: checkDateOrder,
-      parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responsesWith404(Ok, examples['/listing/employee'], { message: 'Employee not found', description: 'No active employee with that code' }),
-      detail: {
-        summary: 'Employee lookup (step 1)',
-        description:
-          "The visible stores of every dealer an employee looks after, by sap_code then website_id, each with a `storelookup` and the range's listing totals, plus `grand_totals` over them all.",
-        tags: ['Listing performance'],
-      },
-    },
+    routeOptions(Body, responsesWith404(Ok, examples['/listing/employee'], { message: 'Employee not found', description: 'No active employee with that code' }), {
+      summary: 'Employee lookup (step 1)',
+      tag: 'Listing performance',
+      description:
+        "The visible stores of every dealer an employee looks after, by sap_code then website_id, each with a `storelookup` and the range's listing totals, plus `grand_totals` over them all.",
+    }),
   )

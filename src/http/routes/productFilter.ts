@@ -3,10 +3,11 @@ import { Elysia, t } from 'elysia'
 import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
-import { apiContext, readSnapshot, type ApiDeps } from '../context'
-import { answer } from '../errors'
+import { readSnapshot } from '../../store/snapshot'
+import { apiContext, type ApiDeps } from '../context'
+import { answer } from '../answer'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
-import { Int, responses } from '../responses'
+import { Int, responses, routeOptions, pagingFields } from '../responses'
 
 const filterDocs: Record<ProductFilter, string> = {
   color: 'Colour name',
@@ -28,7 +29,7 @@ const Body = t.Object({
   texture: optionalString('texture', filterDocs.texture),
   ...pageFields(20, 100),
   api_key: optionalString('api_key', apiKeyDescription),
-})
+}, { title: 'ProductFilterRequest' })
 
 const Product = t.Object({
   id: Int(),
@@ -44,20 +45,15 @@ const Product = t.Object({
   surface: t.Nullable(t.String()),
   range: t.Nullable(t.String()),
   texture: t.Nullable(t.String()),
-})
+}, { title: 'Product' })
 
 const Ok = t.Object({
   code: t.Literal(200),
   status: t.Literal(true),
   user: t.String(),
-  page: Int(),
-  limit: Int(),
-  returned: Int(),
-  total: Int(),
-  total_pages: Int(),
-  has_more: t.Boolean(),
+  ...pagingFields(),
   data: t.Array(Product),
-})
+}, { title: 'ProductFilterAnswer' })
 
 /** A stored image path as an absolute URL (master-contract §2). */
 export function imageUrl(base: string, path: string): string {
@@ -90,15 +86,10 @@ export const productFilter = (deps: ApiDeps) =>
           data,
         })
       }),
-    {
-      body: Body,
-      parse: 'json', // documents application/json; apiContext's strict parser runs first
-      response: responses(Ok, examples['/products/filter']),
-      detail: {
-        summary: 'Product filter',
-        description:
-          'Active products matching every supplied filter, by id. Filters match exactly as written; an unknown value gives an empty `data`. `{}` returns the first page unfiltered.',
-        tags: ['Products'],
-      },
-    },
+    routeOptions(Body, responses(Ok, examples['/products/filter']), {
+      summary: 'Product filter',
+      tag: 'Products',
+      description:
+        'Active products matching every supplied filter, by id. Filters match exactly as written; an unknown value gives an empty `data`. `{}` returns the first page unfiltered.',
+    }),
   )

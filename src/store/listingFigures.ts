@@ -1,5 +1,6 @@
 // Listing figures per store and day. Range totals come from the running
 // totals (two seeks per store); a day-wise page reads only its own rows.
+import { TOTAL_SEARCH_SQL } from './fieldRules'
 import type { Store } from './open'
 
 export interface MetricTotals {
@@ -10,23 +11,10 @@ export interface MetricTotals {
   business_bookings: number
 }
 
-export interface RangeTotals {
+interface RangeTotals {
   days: number
   totals: MetricTotals
 }
-
-interface CumRow {
-  seq: number
-  s: number
-  w: number
-  c: number
-  d: number
-  b: number
-}
-
-const CUM = `SELECT seq, cum_search AS s, cum_website_clicks AS w, cum_call_clicks AS c,
-  cum_direction_requests AS d, cum_business_bookings AS b FROM metrics WHERE website_id = ?`
-const ZERO: CumRow = { seq: 0, s: 0, w: 0, c: 0, d: 0, b: 0 }
 
 export const zeroTotals = (): MetricTotals => ({
   total_search: 0,
@@ -93,7 +81,7 @@ export function daywiseRows(db: Store, websiteId: number, from: string, to: stri
   return db.$client
     .query<DaywiseRow, [number, string, string, number, number]>(
       `SELECT metric_date AS performance_date,
-         desktop_search_impressions + mobile_search_impressions + desktop_maps_impressions + mobile_maps_impressions AS total_search,
+         ${TOTAL_SEARCH_SQL} AS total_search,
          website_clicks, call_clicks, direction_requests, business_bookings,
          desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions
        FROM metrics WHERE website_id = ? AND metric_date >= ? AND metric_date <= ?

@@ -1,7 +1,11 @@
 // GET /metrics in Prometheus text format (decision 29): requests and latency per
 // endpoint and status, rate-limited requests, sync runs with duration and rows,
 // and the age of the data. Counts and timings only, never data or keys.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+// Each serving worker counts its own requests; /metrics answers with the sum
+// over all workers (http/workers.ts). Figures read from the read store are the
+// same in every worker, so they are taken once ('first'), not summed.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { version } from '../../package.json'
 import { lastSyncRuns, syncRunCounts } from '../store/syncRuns'
 import type { Store } from '../store/open'
 import { API_PATHS } from './paths'
@@ -10,6 +14,8 @@ const known = new Set<string>([...API_PATHS, '/health', '/metrics', '/docs', '/o
 
 export class Metrics {
   readonly registry = new Registry()
+  /** The text /metrics answers: this registry's, or, in a serving worker, the whole server's. */
+  render: () => Promise<string> = () => this.registry.metrics()
   private requests = new Counter({ name: 'listing_api_requests_total', help: 'Requests by endpoint and status', labelNames: ['endpoint', 'status'], registers: [this.registry] })
   private latency = new Histogram({
     name: 'listing_api_request_duration_seconds',
@@ -19,21 +25,28 @@ export class Metrics {
     registers: [this.registry],
   })
   private limited = new Counter({ name: 'listing_api_rate_limited_total', help: 'Requests refused with 429', labelNames: ['endpoint'], registers: [this.registry] })
+  private unexpected = new Counter({ name: 'listing_api_unexpected_errors_total', help: 'Errors nobody expected, answered 500 (the log has the stack)', labelNames: ['endpoint'], registers: [this.registry] })
 
-  constructor(db: Store) {
+  /** `processMetrics`: the process's own figures (CPU, memory, event loop) and build info; a serving worker leaves them to the supervisor, which has them once for the process */
+  constructor(db: Store, { processMetrics = true }: { processMetrics?: boolean } = {}) {
     const registers = [this.registry]
-    new Gauge({
-      name: 'listing_api_sync_runs',
-      help: 'Sync runs recorded in the read store, by result',
+    if (processMetrics) registerProcessMetrics(this.registry)
+    const aggregator = 'first' as const
+    new Counter({
+      name: 'listing_api_sync_runs_total',
+      aggregator,
+      help: 'Sync runs recorded in the read store, by result (ok, failed, running)',
       labelNames: ['result'],
       registers,
       collect() {
-        for (const { result, n } of syncRunCounts(db)) this.set({ result }, n)
+        this.reset()
+        for (const { result, n } of syncRunCounts(db)) this.inc({ result }, n)
       },
     })
     const last = () => lastSyncRuns(db)
     new Gauge({
       name: 'listing_api_sync_last_duration_seconds',
+      aggregator,
       help: 'Duration of the last finished sync run',
       registers,
       collect() {
@@ -43,6 +56,7 @@ export class Metrics {
     })
     new Gauge({
       name: 'listing_api_sync_last_rows',
+      aggregator,
       help: 'Rows read and written by the last successful sync run',
       labelNames: ['kind'],
       registers,
@@ -61,13 +75,28 @@ export class Metrics {
     })
     new Gauge({
       name: 'listing_api_data_age_seconds',
-      help: 'Seconds since the snapshot behind the served data was taken',
+      aggregator,
+      help: 'Seconds since the snapshot behind the served data was taken; +Inf while no sync has succeeded',
       registers,
       collect() {
         const asOf = last().lastOk?.started_at
-        if (asOf) this.set((Date.now() - Date.parse(asOf)) / 1000)
+        this.set(asOf ? (Date.now() - Date.parse(asOf)) / 1000 : Number.POSITIVE_INFINITY)
       },
     })
+    new Gauge({
+      name: 'listing_api_sync_last_success_timestamp_seconds',
+      aggregator,
+      help: 'When the last successful sync finished (Unix time); 0 while none has',
+      registers,
+      collect() {
+        const finished = last().lastOk?.finished_at
+        this.set(finished ? Date.parse(finished) / 1000 : 0)
+      },
+    })
+  }
+
+  unexpectedError(path: string): void {
+    this.unexpected.inc({ endpoint: known.has(path) ? path : 'other' })
   }
 
   observe(path: string, status: number, seconds: number): void {
@@ -77,4 +106,10 @@ export class Metrics {
     this.latency.observe(labels, seconds)
     if (status === 429) this.limited.inc({ endpoint })
   }
+}
+
+/** The process's own figures (prom-client's defaults: CPU, memory, event loop lag) and listing_api_build_info. */
+export function registerProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry })
+  new Gauge({ name: 'listing_api_build_info', help: 'Always 1; the labels say what is running', labelNames: ['version', 'bun'], registers: [registry] }).set({ version, bun: Bun.version }, 1)
 }

@@ -1,0 +1,92 @@
+// A light request at a steady pace (one every 20 ms, as a monitoring check or a
+// partner's UI would send), with the latency of each: what a client feels while
+// something else (a sync) is going on. Also starts and stops `serve` for scripts.
+export interface ProbeStats {
+  n: number
+  p50: number
+  p99: number
+  max: number
+  statuses: Record<number, number>
+}
+
+export function stats(times: number[], statuses: number[]): ProbeStats {
+  const sorted = [...times].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
+  const counts: Record<number, number> = {}
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1
+  return { n: times.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN, statuses: counts }
+}
+
+/** Sends `body` to `url` every `everyMs` (each on time, whatever the last one took) until `until` resolves. */
+export async function probe(url: string, headers: Record<string, string>, body: string, until: Promise<unknown>, everyMs = 20): Promise<ProbeStats> {
+  const times: number[] = []
+  const statuses: number[] = []
+  const pending: Promise<void>[] = []
+  let done = false
+  until.then(() => (done = true))
+  const start = performance.now()
+  for (let i = 0; !done; i++) {
+    pending.push(
+      (async () => {
+        const t0 = performance.now()
+        const res = await fetch(url, { method: 'POST', headers, body })
+        await res.arrayBuffer()
+        times.push(performance.now() - t0)
+        statuses.push(res.status)
+      })(),
+    )
+    const next = start + (i + 1) * everyMs
+    await Bun.sleep(Math.max(0, next - performance.now()))
+  }
+  await Promise.all(pending)
+  return stats(times, statuses)
+}
+
+export const formatStats = (s: ProbeStats) =>
+  `${s.n} requests, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, max ${s.max.toFixed(1)} ms, statuses ${JSON.stringify(s.statuses)}`
+
+/** The line serve logs when its scheduled run has ended, either way. */
+export const SYNC_ENDED = /"msg":"sync (ok|failed|stopped and rolled back)"/
+
+/** `serve` as its own process; resolves once it answers /health. */
+export async function startServe(args: string[], env: Record<string, string | undefined>, port: number) {
+  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const lines: string[] = []
+  const gather = async (stream: ReadableStream<Uint8Array>) => {
+    let rest = ''
+    for await (const chunk of stream) {
+      rest += new TextDecoder().decode(chunk)
+      const parts = rest.split('\n')
+      rest = parts.pop()!
+      lines.push(...parts)
+    }
+  }
+  const reading = Promise.all([gather(proc.stdout), gather(proc.stderr)])
+  for (let i = 0; i < 200; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/health`)
+      break
+    } catch {
+      await Bun.sleep(50)
+    }
+  }
+  return {
+    proc,
+    lines,
+    /** resolves with the first line logged that matches */
+    async waitFor(pattern: RegExp, timeoutMs = 3_600_000): Promise<string> {
+      const t0 = Date.now()
+      for (;;) {
+        const line = lines.find((l) => pattern.test(l))
+        if (line) return line
+        if (Date.now() - t0 > timeoutMs || proc.exitCode !== null) throw new Error(`serve never logged ${pattern}`)
+        await Bun.sleep(20)
+      }
+    },
+    async stop() {
+      proc.kill('SIGTERM')
+      await proc.exited
+      await reading
+    },
+  }
+}

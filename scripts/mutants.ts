@@ -1,0 +1,82 @@
+// Planted bugs: small wrong changes to the source, each of which the test
+// suite must catch. Each is planted alone in a copy of the tree (the working
+// tree is never touched) and the named test files run against it; the bug is
+// caught when they fail. A maintainer who moves code updates `find` here, and
+// this run then shows the suite still guards what it guarded.
+//   bun scripts/mutants.ts [--only name,name] [--all]   (--all: the whole suite for each)
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseFlags } from './bench/args'
+
+interface Mutant {
+  name: string
+  file: string
+  find: string
+  replace: string
+  tests: string[]
+}
+
+export const MUTANTS: Mutant[] = [
+  { name: 'storelookup tag compared on its first 3 bytes', file: 'src/storelookup.ts', find: 'timingSafeEqual(iv, expected)', replace: 'timingSafeEqual(iv.subarray(0, 3), expected.subarray(0, 3))', tests: ['test/storelookup.test.ts'] },
+  { name: 'storelookup not bound to the integration', file: 'src/storelookup.ts', find: 'const expected = syntheticIv(uint32(integrationId, "integrationId"), store)', replace: 'const expected = syntheticIv(uint32(1, "integrationId"), store)', tests: ['test/storelookup.test.ts'] },
+  { name: 'master-stall watchdog removed', file: 'src/sync/master.ts', find: 'if (!socket) return', replace: 'return', tests: ['test/sync.test.ts'] },
+  { name: '/health never reports stale data', file: 'src/http/routes/health.ts', find: '> deps.staleAfterSeconds * 1000', replace: '> Number.POSITIVE_INFINITY', tests: ['test/health.test.ts'] },
+  { name: 'RateLimit-Reset fixed at 60', file: 'src/http/rateLimit.ts', find: "'RateLimit-Reset': String(next)", replace: "'RateLimit-Reset': '60'", tests: ['test/rateLimit.test.ts'] },
+  { name: 'rolling verification window never advances', file: 'src/sync/verify.ts', find: "run.setMeta('verify:call_logs', String(whole || to >= Number(maxId ?? 0) ? 0 : to))", replace: "run.setMeta('verify:call_logs', '0')", tests: ['test/sync.test.ts'] },
+  { name: 'listing-row count gap not re-read', file: 'src/sync/verify.ts', find: 'if (Number(metrics) !== local.metrics) {', replace: 'if (false) {', tests: ['test/sync.test.ts'] },
+  { name: 'call minutes rounded by truncation', file: 'src/store/fieldRules.ts', find: '`(${seconds} * 100 + 30) / 60 / 100.0`', replace: '`(${seconds} * 100) / 60 / 100.0`', tests: ['test/callHistory.test.ts', 'test/step2.test.ts'] },
+  { name: 'HEAD answered with a body', file: 'src/http/app.ts', find: "if (request.method === 'HEAD') return new Response(null,", replace: "if (request.method === 'HEAD') return failure(405, Message.onlyPost, headers) ?? new Response(null,", tests: ['test/protocol.test.ts'] },
+  { name: 'JSON nesting limit off by one', file: 'src/http/context.ts', find: 'if (++depth > limit) return true', replace: 'if (++depth > limit + 1) return true', tests: ['test/protocol.test.ts'] },
+  { name: "compression ignores q=0", file: 'src/http/compression.ts', find: "const offered = (coding: Encoding) => (q[coding] ?? q['*'] ?? 0) > 0", replace: "const offered = (coding: Encoding) => coding in q || '*' in q", tests: ['test/compression.test.ts'] },
+  { name: 'serving workers count rate limits apart', file: 'src/http/workers.ts', find: 'const data: WorkerData = { config, secret, port, rateLimitMemory }', replace: 'const data: WorkerData = { config, secret, port, rateLimitMemory: undefined as never }', tests: ['test/workers.test.ts'] },
+  { name: 'store figures summed over the workers', file: 'src/http/prometheus.ts', find: "const aggregator = 'first' as const", replace: "const aggregator = 'sum' as const", tests: ['test/workers.test.ts'] },
+  { name: 'a dead worker is not replaced', file: 'src/http/workers.ts', find: "      setTimeout(() => {\n        if (stopping) return", replace: "      setTimeout(() => {\n        return", tests: ['test/workers.test.ts'] },
+  { name: 'unexpected errors logged every time', file: 'src/http/unexpected.ts', find: 'if (seen && now - seen.at < QUIET_MS) return void seen.since++', replace: 'if (false) return', tests: ['test/protocol.test.ts'] },
+  { name: 'callers renumbered from the new call only', file: 'src/store/derive/callers.ts', find: 'let n = (before.get(mobile, time, id) as { n: number } | null)?.n ?? 0', replace: 'let n = 0', tests: ['test/sync.test.ts'] },
+  { name: 'minute running totals not shifted', file: 'src/store/derive/callMinutes.ts', find: 'if (!delta.a && !delta.m && !delta.o) continue', replace: 'continue', tests: ['test/sync.test.ts'] },
+  { name: 'no look-back behind the watermark', file: 'src/sync/run.ts', find: 'export const LOOK_BACK_SECONDS = 300', replace: 'export const LOOK_BACK_SECONDS = 0', tests: ['test/sync.test.ts'] },
+  { name: 'small tables not emptied before a run', file: 'src/store/smallTables.ts', find: 'client.run(`DELETE FROM ${table}`)', replace: 'client.run(`DELETE FROM ${table} WHERE 0`)', tests: ['test/sync.test.ts'] },
+  { name: 'listing totals not restarted at the next store', file: 'src/store/derive/metricTotals.ts', find: 'if (row.website_id !== this.websiteId) {', replace: 'if (this.websiteId === -1) {', tests: ['test/lookups.test.ts', 'test/paging.test.ts'] },
+  { name: 'the call log summary counts Offline as connected', file: 'src/store/callClasses.ts', find: "const connected = count('answered')", replace: "const connected = count('answered') + count('offline')", tests: ['test/step2.test.ts', 'test/paging.test.ts'] },
+  { name: 'a substatus filter selecting the wrong class', file: 'src/store/callClasses.ts', find: "missed: 'missedOffline' }", replace: "missed: 'missed' }", tests: ['test/callHistory.test.ts', 'test/paging.test.ts'] },
+  { name: 'a wrong header key overruled by a good body key', file: 'src/http/auth.ts', find: "if (key === null || key === '') {", replace: "if (key === null || key === '' || !integrationByKeyHash(db, sha256Hex(key))) {", tests: ['test/protocol.test.ts'] },
+  { name: 'product filters trimmed', file: 'src/store/products.ts', find: 'const values = used.map((k) => filters[k]!)', replace: 'const values = used.map((k) => filters[k]!.trim())', tests: ['test/products.test.ts'] },
+  { name: 'a stop during a scheduled sync not passed to it', file: 'src/sync/schedule.ts', find: "run?.kill('SIGTERM')", replace: 'void run', tests: ['test/workers.test.ts'] },
+]
+
+/** What is caught: true when the tests fail with the mutant planted. */
+function plant(mutant: Mutant, all: boolean): { caught: boolean; failed: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'listing-mutant-'))
+  try {
+    for (const part of ['src', 'test', 'db', 'scripts', 'client', 'package.json', 'tsconfig.json', 'bunfig.toml']) cpSync(part, join(dir, part), { recursive: true })
+    symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'))
+    const path = join(dir, mutant.file)
+    const source = readFileSync(path, 'utf8')
+    if (!source.includes(mutant.find)) throw new Error(`${mutant.name}: "${mutant.find}" is no longer in ${mutant.file}`)
+    writeFileSync(path, source.replace(mutant.find, mutant.replace))
+    const run = Bun.spawnSync([process.execPath, 'test', ...(all ? [] : mutant.tests)], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env } })
+    const output = run.stdout.toString() + run.stderr.toString()
+    const failed = [...new Set([...output.matchAll(/^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1]))]
+    return { caught: run.exitCode !== 0, failed }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.main) {
+  const { flags } = parseFlags(process.argv.slice(2))
+  const only = flags.get('--only')?.split(',')
+  const chosen = MUTANTS.filter((m) => !only || only.some((o) => m.name.includes(o)))
+  console.log('| Planted bug | Where | Caught by |\n|---|---|---|')
+  let missed = 0
+  for (const mutant of chosen) {
+    const { caught, failed } = plant(mutant, flags.has('--all'))
+    if (!caught) missed++
+    console.log(`| ${mutant.name} | \`${mutant.file}\` | ${caught ? failed.slice(0, 2).join('; ') || 'the run failed' : '**NOT CAUGHT**'} |`)
+  }
+  if (missed) {
+    console.error(`${missed} planted bug(s) not caught`)
+    process.exit(1)
+  }
+}

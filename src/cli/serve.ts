@@ -1,0 +1,29 @@
+// listing-api serve: WORKERS serving threads share the port; this thread
+// supervises them and runs the sync schedule, each run a process of its own
+// (http/workers.ts, sync/schedule.ts).
+import { requireMysqlUrl, requireSecret } from '../config'
+import { startWorkers } from '../http/workers'
+import { createLogger } from '../log'
+import { closeStore, openStore } from '../store/open'
+import { startSyncSchedule } from '../sync/schedule'
+import type { Command } from './command'
+import { checkWritable, stopOnSignals } from './process'
+
+export const serve: Command = {
+  name: 'serve',
+  usage: 'serve',
+  about: 'Serve the API from the read store at DB_PATH on WORKERS threads sharing the port, and sync every SYNC_INTERVAL seconds when it is set, each run a process of its own.',
+  reads: ['PORT', 'HOST', 'DB_PATH', 'STORELOOKUP_SECRET', 'IMAGE_BASE_URL', 'RATE_LIMIT_PER_MIN', 'RATE_LIMIT_BURST', 'STALE_AFTER', 'WORKERS', 'SYNC_INTERVAL', 'MYSQL_URL', 'LOG_LEVEL'],
+  async run({ config }) {
+    const log = createLogger(config.logLevel)
+    const secret = requireSecret(config)
+    checkWritable(config.dbPath)
+    const mysqlUrl = config.syncInterval === undefined ? undefined : requireMysqlUrl(config)
+    closeStore(openStore(config.dbPath)) // create or migrate the read store once, before the workers open it
+    const workers = await startWorkers(config, secret, log)
+    const schedule = mysqlUrl === undefined ? undefined : startSyncSchedule({ dbPath: config.dbPath, mysqlUrl, intervalSeconds: config.syncInterval!, log })
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host
+    log.info('listening', { url: `http://${host}:${workers.port}/`, db: config.dbPath, workers: config.workers, sync_interval: config.syncInterval ?? null })
+    stopOnSignals(log, () => Promise.all([schedule?.stop(), workers.stop()]))
+  },
+}

@@ -1,0 +1,63 @@
+// One serving worker thread of `serve` (started by http/workers.ts): its own
+// read-store connection and HTTP server on the shared port, the rate-limit
+// buckets in memory it shares with the other workers, and its log lines and
+// metrics handed to the supervisor, which writes and sums them.
+import { parentPort, workerData } from 'node:worker_threads'
+import { createLogger, type Level } from '../log'
+import { closeStore, openStore } from '../store/open'
+import { apiDeps } from './context'
+import { Metrics } from './prometheus'
+import { drainServer, startServer } from './server'
+import type { FromWorker, ToWorker, WorkerData } from './workers'
+
+const supervisor = parentPort!
+const send = (message: FromWorker) => supervisor.postMessage(message)
+const { config, secret, port, rateLimitMemory } = workerData as WorkerData
+
+// log lines go to the supervisor, whole, a batch per turn of the event loop
+let out = ''
+let err = ''
+let flushing = false
+const flush = () => {
+  flushing = false
+  if (out || err) send({ type: 'log', out, err })
+  out = err = ''
+}
+const log = createLogger(config.logLevel, (line: string, level: Level) => {
+  if (level === 'warn' || level === 'error') err += `${line}\n`
+  else out += `${line}\n`
+  if (out.length + err.length > 64 * 1024) flush()
+  else if (!flushing) {
+    flushing = true
+    setImmediate(flush)
+  }
+})
+
+const db = openStore(config.dbPath, { migrate: false }) // serve migrated it before starting the workers
+const deps = apiDeps(db, config, secret, { expectSync: true, rateLimitMemory })
+const metrics = new Metrics(db, { processMetrics: false }) // the supervisor has them, once for the process
+// /metrics answers for the whole server: the supervisor gathers every worker's figures
+let nextScrape = 0
+const scrapes = new Map<number, (text: string) => void>()
+metrics.render = () => new Promise((resolve) => {
+  const id = ++nextScrape
+  scrapes.set(id, resolve)
+  send({ type: 'scrape', id })
+})
+const server = startServer(deps, config.host, port, log, { reusePort: true, metrics })
+
+supervisor.on('message', async (m: ToWorker) => {
+  switch (m.type) {
+    case 'collect':
+      return send({ type: 'metrics', id: m.id, metrics: (await metrics.registry.getMetricsAsJSON()) as never })
+    case 'scraped':
+      scrapes.get(m.id)?.(m.text)
+      return void scrapes.delete(m.id)
+    case 'stop':
+      await drainServer(server)
+      flush()
+      closeStore(db)
+      return send({ type: 'stopped' })
+  }
+})
+send({ type: 'listening', port: server.port! })

@@ -1,0 +1,11 @@
+// This program, as the operating system runs it: the compiled binary (bun build
+// --compile, whose files live under /$bunfs), or bun with src/main.ts.
+import { fileURLToPath } from 'node:url'
+
+export const compiled = import.meta.url.includes('$bunfs')
+
+/** The command line that runs this program again with `args` (serve's scheduled sync runs so). */
+export function selfCommand(args: string[]): string[] {
+  if (compiled) return [process.execPath, ...args]
+  return [process.execPath, fileURLToPath(new URL('./main.ts', import.meta.url)), ...args]
+}

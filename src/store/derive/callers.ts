@@ -1,0 +1,38 @@
+// Callers: a call's `mobile` (the last 10 digits of its number) and its place
+// in its caller's sequence, prev_calls_count, across every call of the master,
+// visible or not (master-contract §2). A caller's lifetime total is its last
+// call's place + 1, read from the calls_mobile index when a page is served.
+// The full load numbers every call as it sorts them into place; an incremental
+// run renumbers each touched caller from its earliest touched place.
+import type { Database } from 'bun:sqlite'
+
+/** master-contract §2: the last 10 digits of the digits in the caller number. */
+export const mobileOf = (callerNumber: string) => callerNumber.replace(/\D+/g, '').slice(-10)
+
+/** The full load's side: each call's place, as a window over the whole calls table. */
+export const PLACE_IN_SEQUENCE_SQL = 'row_number() OVER (PARTITION BY mobile ORDER BY call_start_time, call_log_id) - 1'
+
+/** A call's place in time, comparable as text: `${call_start_time}|${call_log_id}`. */
+export const placeOf = (callStartTime: string, callLogId: string) => `${callStartTime}|${callLogId}`
+
+/** An incremental run's side: each caller renumbered from its earliest touched place (a new call is usually its last). */
+export function renumberCallers(client: Database, earliest: Map<string, string>): void {
+  const before = client.query(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
+    WHERE mobile = ?1 AND (call_start_time, call_log_id) < (?2, ?3)
+    ORDER BY call_start_time DESC, call_log_id DESC LIMIT 1`)
+  const after = client.query(`SELECT call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
+    WHERE mobile = ?1 AND (call_start_time, call_log_id) >= (?2, ?3)
+    ORDER BY call_start_time, call_log_id`)
+  const setPlace = client.query('UPDATE calls SET prev_calls_count = ? WHERE call_log_id = ?')
+  for (const [mobile, place] of [...earliest].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const bar = place.indexOf('|')
+    const time = place.slice(0, bar)
+    const id = place.slice(bar + 1)
+    let n = (before.get(mobile, time, id) as { n: number } | null)?.n ?? 0
+    // read before writing: prev_calls_count is part of the index being walked
+    for (const r of after.all(mobile, time, id) as { call_log_id: string; prev_calls_count: number }[]) {
+      if (r.prev_calls_count !== n) setPlace.run(n, r.call_log_id)
+      n++
+    }
+  }
+}

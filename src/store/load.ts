@@ -1,0 +1,35 @@
+// Rows in hand into a read store, through the same code sync runs: a whole
+// store the way a full load builds it (the test and demo fixtures), and changed
+// rows the way an incremental run applies them (tests that add a few calls).
+// No sync run is recorded: the store has still never been synced.
+import { Changes } from './changes'
+import { visibilityOf } from './derive/stores'
+import { FullLoad } from './fullLoad'
+import type { Store } from './open'
+import { SMALL_TABLES, type CallRow, type MetricRow, type SmallTable, type StoreRows } from './rows'
+import { clearTable, insertRows } from './smallTables'
+
+export function loadRows(db: Store, rows: StoreRows): void {
+  const client = db.$client
+  client.transaction(() => {
+    for (const table of Object.keys(SMALL_TABLES) as SmallTable[]) {
+      clearTable(client, table)
+      insertRows(client, table, rows[table])
+    }
+    const load = new FullLoad(client, () => {})
+    // a full load takes listing rows in key order, as the master sends them
+    load.metrics([...rows.metrics].sort((a, b) => a.website_id - b.website_id || (a.metric_date < b.metric_date ? -1 : 1)))
+    load.calls(rows.calls)
+    load.finish()
+  })()
+}
+
+export function applyChanges(db: Store, rows: { calls?: CallRow[]; metrics?: MetricRow[] }): void {
+  const client = db.$client
+  client.transaction(() => {
+    const changes = new Changes(client, visibilityOf(client), () => {})
+    changes.metrics(rows.metrics ?? [])
+    changes.calls(rows.calls ?? [])
+    changes.refresh()
+  })()
+}

@@ -1,0 +1,15 @@
+// The small tables (dealers, stores, employees, products, keys…): read whole
+// every run and written afresh, so hard deletes and soft flags propagate.
+import type { Database } from 'bun:sqlite'
+import { SMALL_TABLES, type SmallRow, type SmallTable } from './rows'
+
+export function clearTable(client: Database, table: SmallTable): void {
+  client.run(`DELETE FROM ${table}`)
+}
+
+export function insertRows(client: Database, table: SmallTable, rows: SmallRow[]): number {
+  const columns = SMALL_TABLES[table]
+  const insert = client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+  for (const row of rows) insert.run(...columns.map((c) => row[c] ?? null))
+  return rows.length
+}

@@ -1,0 +1,73 @@
+// What a request reads: one SQLite read snapshot, and the in-memory copies of
+// the small tables (store/directory.ts, store/catalogue.ts) that match it. A
+// copy is rebuilt only when the store's data version moves, that is once after
+// each sync commits, never per request.
+import type { Store } from './open'
+
+interface Tracked {
+  /** the data version of the snapshot last opened on this connection */
+  version: string
+}
+const tracked = new WeakMap<Store, Tracked>()
+
+const trackedOf = (db: Store): Tracked => {
+  let t = tracked.get(db)
+  if (!t) tracked.set(db, (t = { version: '' }))
+  return t
+}
+
+/**
+ * PRAGMA data_version moves when another connection commits (sync); total_changes
+ * counts this connection's own writes (tests and the demo seed through it). Read
+ * inside a transaction, both describe that transaction's snapshot.
+ */
+function noteVersion(db: Store): string {
+  const client = db.$client
+  const dv = client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
+  const own = client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
+  return (trackedOf(db).version = `${dv}.${own}`)
+}
+
+/**
+ * Runs a handler's queries in one read transaction. The totals and the page of
+ * an answer then come from the same snapshot even when a sync commits between
+ * them, and SQLite takes its WAL read lock once instead of once per statement.
+ * The in-memory tables are brought to the same snapshot first. Handlers are
+ * synchronous, so no other request's statements can interleave.
+ */
+export function readSnapshot<T>(db: Store, read: () => T): T {
+  const client = db.$client
+  if (client.inTransaction) {
+    noteVersion(db) // a caller already holds one (tests, demo seeding)
+    return read()
+  }
+  client.query('BEGIN').run()
+  try {
+    noteVersion(db) // its first read opens the snapshot
+    return read()
+  } finally {
+    client.query('COMMIT').run() // read-only: nothing to roll back
+  }
+}
+
+/** Brings the in-memory tables up to the latest commit, outside a handler's snapshot (authentication). */
+export function latestVersion(db: Store): void {
+  noteVersion(db)
+}
+
+/**
+ * A value derived from the store, rebuilt when the data version last noted on
+ * its connection differs from the one it was built at. `build` runs inside the
+ * current snapshot (or, outside one, reads the latest commit).
+ */
+export function perVersion<T>(build: (db: Store) => T): (db: Store) => T {
+  const built = new WeakMap<Store, { version: string; value: T }>()
+  return (db) => {
+    const version = trackedOf(db).version || noteVersion(db)
+    const have = built.get(db)
+    if (have && have.version === version) return have.value
+    const value = build(db)
+    built.set(db, { version, value })
+    return value
+  }
+}

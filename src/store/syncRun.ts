@@ -1,0 +1,82 @@
+// A sync run's side in the read store: one IMMEDIATE transaction on the sync's
+// own connection holds its rows, the derived tables, the watermarks and its
+// record, then one COMMIT. Readers (WAL, other connections) see the previous
+// state until that commit, and nothing of a run that dies, which SQLite rolls
+// back. The run hands store-shaped rows (rows.ts) to a FullLoad or to Changes.
+import type { Database } from 'bun:sqlite'
+import { Changes } from './changes'
+import { visibilityOf } from './derive/stores'
+import { FullLoad } from './fullLoad'
+import type { Store } from './open'
+import type { SmallRow, SmallTable } from './rows'
+import { clearTable, insertRows } from './smallTables'
+import { failRunRecord, finishRunRecord, startRunRecord } from './syncRuns'
+
+export class SyncRun {
+  private readonly client: Database
+  private readonly record: number
+  /** each store's visibility when the run began: the stores that turn move the minute totals */
+  private readonly visibleBefore: Map<number, number>
+  /** told each step of the store's work as it ends (timings, progress lines) */
+  onStep: (step: string) => void = () => {}
+
+  constructor(db: Store) {
+    this.client = db.$client
+    this.record = startRunRecord(this.client)
+    // sorts and window functions over millions of rows spill to temporary files, not memory;
+    // bounded memory whatever the table sizes: a 32 MiB page cache, a second sorter thread
+    this.client.run('PRAGMA temp_store = FILE')
+    this.client.run('PRAGMA cache_size = -32768')
+    this.client.run('PRAGMA threads = 2')
+    this.client.run('BEGIN IMMEDIATE')
+    this.visibleBefore = visibilityOf(this.client)
+  }
+
+  /** What sync keeps between runs (its watermarks, its verification windows). */
+  meta(key: string): string | null {
+    return (this.client.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value ?? null
+  }
+
+  setMeta(key: string, value: string): void {
+    this.client.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+  }
+
+  /** Empties a small table before its rows are read again whole (hard deletes must vanish). */
+  clear(table: SmallTable): void {
+    clearTable(this.client, table)
+  }
+
+  insert(table: SmallTable, rows: SmallRow[]): number {
+    return insertRows(this.client, table, rows)
+  }
+
+  /** The large tables loaded from nothing: after the small tables, before the large ones. */
+  fullLoad(): FullLoad {
+    // a full load is sorts and appends: a small cache keeps each sorter's memory small too
+    // (measured: 8 MiB with two threads was faster than 32 MiB with one, at less memory)
+    this.client.run('PRAGMA cache_size = -8192')
+    return new FullLoad(this.client, (step) => this.onStep(step))
+  }
+
+  /** The large tables' changed rows, and the derived rows they touch. */
+  changes(): Changes {
+    return new Changes(this.client, this.visibleBefore, (step) => this.onStep(step))
+  }
+
+  /** Rows of the two large tables, to compare with the master's. */
+  rowCounts(): { calls: number; metrics: number } {
+    return this.client.query('SELECT (SELECT count(*) FROM calls) AS calls, (SELECT count(*) FROM metrics) AS metrics').get() as { calls: number; metrics: number }
+  }
+
+  /** Records the run as good and commits all of it at once. */
+  commit(stats: object): void {
+    finishRunRecord(this.client, this.record, stats)
+    this.client.run('COMMIT')
+  }
+
+  /** Undoes the run's writes and records why it failed. */
+  fail(error: string, stats: object): void {
+    if (this.client.inTransaction) this.client.run('ROLLBACK')
+    failRunRecord(this.client, this.record, error, stats)
+  }
+}
