@@ -52,7 +52,7 @@ describe('the compiled binary', () => {
   test('sync then serve on two workers with a sync schedule, with the binary alone, answers every endpoint', async () => {
     const dbPath = join(work, 'store', 'listing.sqlite')
     const env = { PATH: '/usr/bin:/bin', DB_PATH: dbPath, MYSQL_URL: m.url, STORELOOKUP_SECRET: 'binary-test-secret-0123456789abcdef' }
-    const sync = Bun.spawnSync([binary, 'sync'], { env, stdout: 'pipe', stderr: 'pipe' })
+    const sync = Bun.spawnSync([binary, 'sync'], { env, stdout: 'pipe', stderr: 'pipe', timeout: 120_000 }) // synchronous: a hang must not outlive the suite
     for (const line of sync.stderr.toString().split('\n').filter(Boolean)) expect(line).toStartWith('sync: ') // progress lines only
     expect(sync.stdout.toString()).toStartWith('sync ok: full load')
     const port = 42_000 + Math.floor(Math.random() * 1000)

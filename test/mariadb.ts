@@ -34,10 +34,12 @@ async function ownServer(): Promise<string> {
   const mariadbd = program('mariadbd')
   if (!installDb || !mariadbd) throw new Error('the sync tests need MariaDB: install the mariadb-server package, or set MYSQL_TEST_URL to a server whose root needs no password')
   const dir = mkdtempSync(join(tmpdir(), 'listing-mariadb-'))
-  const user = spawnSync('id', ['-un'], { encoding: 'utf8' }).stdout.trim() // (os.userInfo says "unknown" under Bun here)
+  const user = spawnSync('id', ['-un'], { encoding: 'utf8', timeout: 10_000 }).stdout.trim() // (os.userInfo says "unknown" under Bun here)
   // --no-defaults: the machine's own my.cnf (its user, sockets and logs) stays out of it
-  const install = spawnSync(installDb, ['--no-defaults', `--datadir=${dir}/data`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'], { encoding: 'utf8' })
-  if (install.status !== 0) throw new Error(`mariadb-install-db failed: ${install.stderr || install.stdout}`)
+  const install = spawnSync(installDb, ['--no-defaults', `--datadir=${dir}/data`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 })
+  // spawnSync blocks the test thread, where bun's own timeouts cannot fire: bound it (a full disk makes
+  // MariaDB wait for space forever)
+  if (install.status !== 0) throw new Error(`mariadb-install-db failed${install.error ? ` (${install.error.message})` : ''}: ${install.stderr || install.stdout}`)
   const port = await freePort()
   const args = [
     '--no-defaults', `--datadir=${dir}/data`, `--socket=${dir}/mariadb.sock`, `--port=${port}`, '--bind-address=127.0.0.1', `--user=${user}`,

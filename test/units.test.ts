@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 
 const exposure = (unit: string) => {
-  const run = Bun.spawnSync(['systemd-analyze', 'security', '--offline=true', unit], { stdout: 'pipe', stderr: 'pipe' })
+  const run = Bun.spawnSync(['systemd-analyze', 'security', '--offline=true', unit], { stdout: 'pipe', stderr: 'pipe', timeout: 60_000 })
   const m = /Overall exposure level for \S+: (\d+\.\d+)/.exec(run.stdout.toString() + run.stderr.toString())
   if (!m) throw new Error(`systemd-analyze gave no rating for ${unit}: ${run.stderr.toString()}`)
   return Number(m[1])
