@@ -4,6 +4,7 @@
 // bucket (day or minute) where its first row lies, then skips only the rows of
 // that bucket before it, so page N costs about what page 1 costs.
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
+import { int, text } from './bound'
 import { isBlank, minutesSql } from './fieldRules'
 import { storesOfDealer, type StoreRow } from './directory'
 import type { Store } from './open'
@@ -21,12 +22,12 @@ const diff = (a: Counts, b: Counts): Counts => ({
 
 const STORE_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_offline AS offline,
   cum_sec_answered AS secAnswered, cum_sec_missed AS secMissed, cum_sec_offline AS secOffline
-  FROM call_days WHERE website_id = ?`
+  FROM call_days WHERE website_id = ${int()}`
 
 /** A store's calls in [from, to] by substatus, with their seconds: two seeks. */
 function storeCounts(db: Store, websiteId: number, from: string, to: string): { before: Counts; range: Counts } {
   const q = (op: string) =>
-    db.$client.query<Counts, [number, string]>(`${STORE_CUM} AND day ${op} ? ORDER BY day DESC LIMIT 1`)
+    db.$client.query<Counts, [number, string]>(`${STORE_CUM} AND day ${op} ${text()} ORDER BY day DESC LIMIT 1`)
   const upTo = q('<=').get(websiteId, to) ?? ZERO
   const before = q('<').get(websiteId, from) ?? ZERO
   return { before, range: diff(upTo, before) }
@@ -36,15 +37,14 @@ const GLOBAL_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_o
   0 AS secAnswered, 0 AS secMissed, 0 AS secOffline FROM call_minutes`
 
 function globalCounts(db: Store, from: string, to: string): { before: Counts; range: Counts } {
-  const q = (op: string) => db.$client.query<Counts, [string]>(`${GLOBAL_CUM} WHERE minute ${op} ? ORDER BY minute DESC LIMIT 1`)
+  const q = (op: string) => db.$client.query<Counts, [string]>(`${GLOBAL_CUM} WHERE minute ${op} ${text()} ORDER BY minute DESC LIMIT 1`)
   const upTo = q('<=').get(`${to} 23:59`) ?? ZERO
   const before = q('<').get(`${from} 00:00`) ?? ZERO
   return { before, range: diff(upTo, before) }
 }
 
-// A caller's lifetime calls: its last call's position + 1, read from the covering calls_mobile index.
-const CALLER_TOTAL = `(SELECT m.prev_calls_count + 1 FROM calls m INDEXED BY calls_mobile WHERE m.mobile = c.mobile
-  ORDER BY m.call_start_time DESC, m.call_log_id DESC LIMIT 1)`
+// A caller's lifetime calls (store/derive/callers.ts): one seek into a small table.
+const CALLER_TOTAL = '(SELECT m.total FROM callers m WHERE m.mobile = c.mobile)'
 
 // The two wire shapes a call row leaves in: call history (spec 2.1) and call log (2.6).
 const MINUTES = minutesSql('c.duration_seconds')
@@ -108,14 +108,14 @@ function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): C
     const start = db.$client
       .query<{ day: string; skipped: number }, [number, string, number]>(
         `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
-         WHERE website_id = ? AND day >= ? AND ${cum} > ? ORDER BY day LIMIT 1`,
+         WHERE website_id = ${int()} AND day >= ${text()} AND ${cum} > ? ORDER BY day LIMIT 1`,
       )
       .get(websiteId, range.from, target)
     if (!start) return []
     return db.$client
       .query<Record<string, unknown>, [number, string, string, number, number]>(
         `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
-         WHERE c.website_id = ? AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+         WHERE c.website_id = ${int()} AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${where}
          ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
       )
       .all(websiteId, `${start.day} 00:00:00`, range.toTime, limit, target - start.skipped)
@@ -137,7 +137,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     const days = db.$client
       .query<{ day: string; n: number }, [string, string, string]>(
         `SELECT day, sum(${n}) AS n FROM call_days
-         WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
+         WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= ${text()} AND day <= ${text()}
          GROUP BY day ORDER BY day`,
       )
       .all(ids, range.from, range.to)
@@ -156,7 +156,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     return db.$client
       .query<Record<string, unknown>, [string, string, string, number, number]>(
         `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
-         WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+         WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${where}
          ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
       )
       .all(ids, `${first.day} 00:00:00`, `${last} 23:59:59`, limit, first.skip)
@@ -166,7 +166,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const { cum, n, where } = classSql(cls)
   const upTo = db.$client.query<{ minute: string; cum: number; skipped: number }, [string]>(
-    `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ? ORDER BY minute DESC LIMIT 1`,
+    `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ${text()} ORDER BY minute DESC LIMIT 1`,
   )
   return setFrom(globalCounts(db, range.from, range.to), cls, (target, _offset, limit, shape) => {
     // the first minute whose running total passes the target: a binary search
@@ -185,7 +185,7 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
       .query<Record<string, unknown>, [string, string, number, number]>(
         `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_time
          CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-         WHERE c.call_start_time >= ? AND c.call_start_time <= ? ${where}
+         WHERE c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${where}
          ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
       )
       .all(`${start.minute}:00`, range.toTime, limit, target - start.skipped)
@@ -201,7 +201,7 @@ function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls:
   const rows = db.$client
     .query<Record<string, unknown> & { website_id: number }, [string, string, string]>(
       `SELECT ${HISTORY} FROM calls c ${JOINS}
-       WHERE c.call_log_id = ? AND s.visible = 1 AND c.call_start_time >= ? AND c.call_start_time <= ? ${classSql(cls).where}`,
+       WHERE c.call_log_id = ${text()} AND s.visible = 1 AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${classSql(cls).where}`,
     )
     .all(callLogId, range.fromTime, range.toTime)
   if (scope.kind === 'all') return rows

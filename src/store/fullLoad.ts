@@ -6,7 +6,7 @@
 // 20-million-row B-tree would be many times slower.
 import type { Database } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
-import { mobileOf, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
+import { buildCallers, mobileOf, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
@@ -58,6 +58,8 @@ export class FullLoad {
     this.step('full:calls sorted into place')
     for (const sql of this.callIndexes) this.client.run(sql)
     this.step('full:call indexes')
+    buildCallers(this.client)
+    this.step('full:callers')
     buildCallDays(this.client)
     this.step('full:call_days')
     this.minutes.write(this.client)

@@ -1,5 +1,6 @@
 // Listing figures per store and day. Range totals come from the running
 // totals (two seeks per store); a day-wise page reads only its own rows.
+import { int, text } from './bound'
 import { TOTAL_SEARCH_SQL } from './fieldRules'
 import type { Store } from './open'
 
@@ -28,30 +29,33 @@ export function metricTotals(db: Store, websiteId: number, from: string, to: str
   return metricTotalsOf(db, [websiteId], from, to)[0]
 }
 
-const END = (side: string, op: string, param: string) => `LEFT JOIN metrics ${side} ON ${side}.website_id = j.value
-  AND ${side}.metric_date = (SELECT max(metric_date) FROM metrics WHERE website_id = j.value AND metric_date ${op} ${param})`
-
-// One statement for every store of a lookup: per store, two seeks find the
-// last day up to the range's end and the last day before its start, and two
-// more read their running totals. 276 stores cost about 0.5 ms this way,
-// against 3 ms as two statements per store.
-const TOTALS_OF = `SELECT
-  coalesce(u.seq, 0) - coalesce(b.seq, 0) AS days,
-  coalesce(u.cum_search, 0) - coalesce(b.cum_search, 0) AS total_search,
-  coalesce(u.cum_website_clicks, 0) - coalesce(b.cum_website_clicks, 0) AS website_clicks,
-  coalesce(u.cum_call_clicks, 0) - coalesce(b.cum_call_clicks, 0) AS call_clicks,
-  coalesce(u.cum_direction_requests, 0) - coalesce(b.cum_direction_requests, 0) AS direction_requests,
-  coalesce(u.cum_business_bookings, 0) - coalesce(b.cum_business_bookings, 0) AS business_bookings
-  FROM json_each(?1) j ${END('u', '<=', '?3')} ${END('b', '<', '?2')}
-  ORDER BY j.key`
+// Per store, two seeks: the running totals of its last day up to the range's
+// end and of its last day before the range's start. Typed parameters keep both
+// statements prepared (store/bound.ts): about 1 µs a seek, so 2.5 µs a store,
+// against 5.6 µs in one statement over json_each (measured, 10 to 200 stores).
+const CUMS = `seq, cum_search, cum_website_clicks, cum_call_clicks, cum_direction_requests, cum_business_bookings`
+type Cums = { seq: number; cum_search: number; cum_website_clicks: number; cum_call_clicks: number; cum_direction_requests: number; cum_business_bookings: number }
+const lastDay = (op: string) => `SELECT ${CUMS} FROM metrics WHERE website_id = ${int(1)} AND metric_date ${op} ${text(2)} ORDER BY metric_date DESC LIMIT 1`
+const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
 
 /** Range totals of several stores, in the order given. */
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
-  if (websiteIds.length === 0) return []
-  return db.$client
-    .query<{ days: number } & MetricTotals, [string, string, string]>(TOTALS_OF)
-    .all(JSON.stringify(websiteIds), from, to)
-    .map(({ days, ...totals }) => ({ days, totals }))
+  const upTo = db.$client.query<Cums, [number, string]>(lastDay('<='))
+  const before = db.$client.query<Cums, [number, string]>(lastDay('<'))
+  return websiteIds.map((id) => {
+    const u = upTo.get(id, to) ?? NONE
+    const b = before.get(id, from) ?? NONE
+    return {
+      days: u.seq - b.seq,
+      totals: {
+        total_search: u.cum_search - b.cum_search,
+        website_clicks: u.cum_website_clicks - b.cum_website_clicks,
+        call_clicks: u.cum_call_clicks - b.cum_call_clicks,
+        direction_requests: u.cum_direction_requests - b.cum_direction_requests,
+        business_bookings: u.cum_business_bookings - b.cum_business_bookings,
+      },
+    }
+  })
 }
 
 export function addTotals(into: MetricTotals, add: MetricTotals): void {
@@ -84,7 +88,7 @@ export function daywiseRows(db: Store, websiteId: number, from: string, to: stri
          ${TOTAL_SEARCH_SQL} AS total_search,
          website_clicks, call_clicks, direction_requests, business_bookings,
          desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions
-       FROM metrics WHERE website_id = ? AND metric_date >= ? AND metric_date <= ?
+       FROM metrics WHERE website_id = ${int()} AND metric_date >= ${text()} AND metric_date <= ${text()}
        ORDER BY metric_date LIMIT ? OFFSET ?`,
     )
     .all(websiteId, from, to, limit, offset)

@@ -1,5 +1,6 @@
 // Active products by filter, in id order. Each filter column has a partial
 // index over active rows; an unfiltered page seeks active_seq directly.
+import { text } from './bound'
 import type { Store } from './open'
 
 export const PRODUCT_FILTERS = {
@@ -45,7 +46,7 @@ export function productPage(db: Store, filters: ProductFilters, limit: number, o
     return { total, rows }
   }
   // values are bound, never spliced; only the fixed column names vary
-  const where = ['status = 1', ...used.map((k) => `${PRODUCT_FILTERS[k]} = ?`)].join(' AND ')
+  const where = ['status = 1', ...used.map((k) => `${PRODUCT_FILTERS[k]} = ${text()}`)].join(' AND ')
   const values = used.map((k) => filters[k]!)
   const total = db.$client.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM products WHERE ${where}`).get(...values)!.n
   const rows =

@@ -124,6 +124,15 @@ export const calls = sqliteTable(
   ],
 )
 
+// Per caller (mobile): its lifetime calls, visible or not (master-contract §2). A
+// page of calls reads each row's caller total here, one seek into a table of a
+// few MB that stays in the page cache, instead of into calls_mobile (issue 12).
+// Kept by store/derive/callers.ts with prev_calls_count: total = last place + 1.
+export const callers = sqliteTable('callers', {
+  mobile: text('mobile').primaryKey(),
+  total: integer('total').notNull(),
+})
+
 // Per store and IST day: calls and seconds by substatus, with running totals
 // within the store (inclusive). Totals of a store's range are two seeks; the
 // day where page N starts is found without reading calls.

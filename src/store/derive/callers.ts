@@ -1,9 +1,10 @@
 // Callers: a call's `mobile` (the last 10 digits of its number) and its place
 // in its caller's sequence, prev_calls_count, across every call of the master,
-// visible or not (master-contract §2). A caller's lifetime total is its last
-// call's place + 1, read from the calls_mobile index when a page is served.
-// The full load numbers every call as it sorts them into place; an incremental
-// run renumbers each touched caller from its earliest touched place.
+// visible or not (master-contract §2), and in the callers table its lifetime
+// total: its last call's place + 1. The full load numbers every call as it
+// sorts them into place, then counts callers from the calls_mobile index; an
+// incremental run renumbers each touched caller from its earliest touched
+// place and writes its new total.
 import type { Database } from 'bun:sqlite'
 
 /** master-contract §2: the last 10 digits of the digits in the caller number. */
@@ -11,6 +12,12 @@ export const mobileOf = (callerNumber: string) => callerNumber.replace(/\D+/g, '
 
 /** The full load's side: each call's place, as a window over the whole calls table. */
 export const PLACE_IN_SEQUENCE_SQL = 'row_number() OVER (PARTITION BY mobile ORDER BY call_start_time, call_log_id) - 1'
+
+/** The full load's side: every caller's total, from the places the calls were given (one pass over calls_mobile). */
+export function buildCallers(client: Database): void {
+  client.run('DELETE FROM callers')
+  client.run('INSERT INTO callers (mobile, total) SELECT mobile, max(prev_calls_count) + 1 FROM calls INDEXED BY calls_mobile GROUP BY mobile')
+}
 
 /** A call's place in time, comparable as text: `${call_start_time}|${call_log_id}`. */
 export const placeOf = (callStartTime: string, callLogId: string) => `${callStartTime}|${callLogId}`
@@ -24,6 +31,8 @@ export function renumberCallers(client: Database, earliest: Map<string, string>)
     WHERE mobile = ?1 AND (call_start_time, call_log_id) >= (?2, ?3)
     ORDER BY call_start_time, call_log_id`)
   const setPlace = client.query('UPDATE calls SET prev_calls_count = ? WHERE call_log_id = ?')
+  const setTotal = client.query('INSERT INTO callers (mobile, total) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total = ?2 WHERE total <> ?2')
+  const forget = client.query('DELETE FROM callers WHERE mobile = ?')
   for (const [mobile, place] of [...earliest].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const bar = place.indexOf('|')
     const time = place.slice(0, bar)
@@ -34,5 +43,8 @@ export function renumberCallers(client: Database, earliest: Map<string, string>)
       if (r.prev_calls_count !== n) setPlace.run(n, r.call_log_id)
       n++
     }
+    // n is now the caller's total; a caller whose calls all moved to another number has none
+    if (n > 0) setTotal.run(mobile, n)
+    else forget.run(mobile)
   }
 }
