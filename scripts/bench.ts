@@ -310,6 +310,10 @@ clients above send no \`Accept-Encoding\`, so none of the figures above include 
 ${compression}
 `
 mkdirSync('docs', { recursive: true })
-writeFileSync('docs/benchmarks.md', report)
+// the reasoning below the marker is written by hand and kept from run to run
+const MARKER = '<!-- written by hand below: bun run bench keeps it -->'
+const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : ''
+const kept = previous.includes(MARKER) ? previous.slice(previous.indexOf(MARKER)) : `${MARKER}\n`
+writeFileSync('docs/benchmarks.md', `${report}\n${kept}`)
 console.log(`\n${summary.join('\n')}\nwrote docs/benchmarks.md`)
 process.exit(0)

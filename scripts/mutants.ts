@@ -35,6 +35,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'unexpected errors logged every time', file: 'src/http/unexpected.ts', find: 'if (seen && now - seen.at < QUIET_MS) return void seen.since++', replace: 'if (false) return', tests: ['test/protocol.test.ts'] },
   { name: 'caller totals not kept by an incremental run', file: 'src/store/derive/callers.ts', find: '    if (n > 0) setTotal.run(mobile, n)', replace: '    if (n < 0) setTotal.run(mobile, n)', tests: ['test/sync.test.ts'] },
   { name: 'a range\'s listing totals start at its first day', file: 'src/store/listingFigures.ts', find: "const b = before.get(id, from) ?? NONE", replace: "const b = NONE", tests: ['test/lookups.test.ts'] },
+  { name: 'in-memory directory never rebuilt after a sync', file: 'src/store/snapshot.ts', find: '  return (trackedOf(db).version = v)', replace: "  return (trackedOf(db).version = '1')", tests: ['test/keys.test.ts', 'test/sync.test.ts'] },
   { name: 'callers renumbered from the new call only', file: 'src/store/derive/callers.ts', find: 'let n = (before.get(mobile, time, id) as { n: number } | null)?.n ?? 0', replace: 'let n = 0', tests: ['test/sync.test.ts'] },
   { name: 'minute running totals not shifted', file: 'src/store/derive/callMinutes.ts', find: 'if (!delta.a && !delta.m && !delta.o) continue', replace: 'continue', tests: ['test/sync.test.ts'] },
   { name: 'no look-back behind the watermark', file: 'src/sync/run.ts', find: 'export const LOOK_BACK_SECONDS = 300', replace: 'export const LOOK_BACK_SECONDS = 0', tests: ['test/sync.test.ts'] },

@@ -22,10 +22,9 @@ const trackedOf = (db: Store): Tracked => {
  * inside a transaction, both describe that transaction's snapshot.
  */
 function noteVersion(db: Store): string {
-  const client = db.$client
-  const dv = client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
-  const own = client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
-  return (trackedOf(db).version = `${dv}.${own}`)
+  // one statement, as it runs twice a request (authentication, then the answer's snapshot)
+  const { v } = db.$client.query<{ v: string }, []>("SELECT (SELECT data_version FROM pragma_data_version) || '.' || total_changes() AS v").get()!
+  return (trackedOf(db).version = v)
 }
 
 /**
