@@ -47,7 +47,8 @@ async function ownServer(): Promise<string> {
   ]
   // throwaway: a watcher shell kills the server and removes its folder once this test process is
   // gone, however it ended (bun test's own exit, a failure, a kill)
-  const watcher = 'server="$1"; dir="$2"; shift 2; "$server" "$@" & pid=$!; while kill -0 "$PPID" 2>/dev/null; do sleep 0.5; done; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"'
+  // (and when the watcher itself is told to stop)
+  const watcher = 'server="$1"; dir="$2"; shift 2; "$server" "$@" & pid=$!; trap \'kill -9 "$pid" 2>/dev/null; rm -rf "$dir"; exit 0\' HUP INT TERM; while kill -0 "$PPID" 2>/dev/null; do sleep 0.5; done; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"'
   spawn('sh', ['-c', watcher, 'mariadb-watcher', mariadbd, dir, ...args], { stdio: 'ignore', detached: true }).unref()
   const running = () => existsSync(`${dir}/mariadb.pid`) || !existsSync(`${dir}/error.log`) || !readFileSync(`${dir}/error.log`, 'utf8').includes('[ERROR]')
   const url = `mysql://root@127.0.0.1:${port}/mysql`
