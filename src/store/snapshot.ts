@@ -22,9 +22,11 @@ const trackedOf = (db: Store): Tracked => {
  * inside a transaction, both describe that transaction's snapshot.
  */
 function noteVersion(db: Store): string {
-  // one statement, as it runs twice a request (authentication, then the answer's snapshot)
-  const { v } = db.$client.query<{ v: string }, []>("SELECT (SELECT data_version FROM pragma_data_version) || '.' || total_changes() AS v").get()!
-  return (trackedOf(db).version = v)
+  // two statements: pragma_data_version as a table-valued function costs more than both (3.8 against 2.8 µs)
+  const client = db.$client
+  const dv = client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
+  const own = client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
+  return (trackedOf(db).version = `${dv}.${own}`)
 }
 
 /**
