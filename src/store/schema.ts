@@ -107,9 +107,7 @@ export const calls = sqliteTable(
     createdAt: text('created_at').notNull(),
     // derived: last 10 digits of the caller number, and calls of that caller
     // strictly before this one by (call_start_time, call_log_id). A caller's
-    // lifetime total is its last call's prev_calls_count + 1, one seek into
-    // calls_mobile: a new call raises the total of every earlier call without
-    // rewriting any of them.
+    // lifetime total (its last call's prev_calls_count + 1) is kept in callers.
     mobile: text('mobile').notNull().default(''),
     prevCallsCount: integer('prev_calls_count').notNull().default(0),
   },
