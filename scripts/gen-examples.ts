@@ -5,10 +5,12 @@ import { DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures/demo'
 import { loadConfig } from '../src/config'
 import { createApp } from '../src/http/app'
 import { apiDeps } from '../src/http/context'
+import { setDataAsOf } from '../src/store/freshness'
 import { openStore } from '../src/store/open'
 
 const db = openStore(':memory:')
 seedDemo(db)
+setDataAsOf(db.$client, '2025-02-01 06:00:04') // a fixed freshness, so the examples do not change with the day they are made
 const deps = apiDeps(db, loadConfig({ IMAGE_BASE_URL: 'https://images.example.com/', RATE_LIMIT_PER_MIN: '0' }), DEMO_SECRET, { expectSync: false })
 const app = createApp(deps)
 const token = deps.storelookup.seal(1, 1)

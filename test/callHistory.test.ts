@@ -2,6 +2,7 @@
 // every field, every rule of spec 4.1 and decisions 11-15, the error table row by row.
 import { describe, expect, test } from 'bun:test'
 import { demoApp, expectFailure, minutesHalfUp, post, sendAsDemo, testApp, tokenFor } from './helpers'
+import { TEST_DATA_AS_OF } from '../db/fixtures/test'
 
 const t = testApp()
 const PATH = '/listing/listingtiles'
@@ -50,6 +51,7 @@ describe('a call record', () => {
     expect(rest).toEqual({
       code: 200,
       status: true,
+      data_as_of: TEST_DATA_AS_OF,
       user: 'Acme Partner',
       from_date: '2025-01-01',
       to_date: '2025-01-31',

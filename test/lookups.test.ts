@@ -2,6 +2,7 @@
 // (spec 4.2, 4.3, decisions 16-19) against db/fixtures/test.ts.
 import { describe, expect, test } from 'bun:test'
 import { expectFailure, post, testApp, tokenFor } from './helpers'
+import { TEST_DATA_AS_OF } from '../db/fixtures/test'
 
 const t = testApp()
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
@@ -29,6 +30,7 @@ describe('dealer lookup', () => {
     expect(r.json).toEqual({
       code: 200,
       status: true,
+      data_as_of: TEST_DATA_AS_OF,
       user: 'Acme Partner',
       sap_code: 'D100',
       from_date: '2025-01-01',
@@ -121,6 +123,7 @@ describe('employee lookup', () => {
     expect(rest).toEqual({
       code: 200,
       status: true,
+      data_as_of: TEST_DATA_AS_OF,
       employee: { emp_code: 'E1', name: 'Asha Rao', sales_off: 'Mumbai', role: 'Area Manager' },
       from_date: '2025-01-01',
       to_date: '2025-02-28',

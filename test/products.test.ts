@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { imageUrl } from '../src/http/routes/productFilter'
 import { post, testApp } from './helpers'
+import { TEST_DATA_AS_OF } from '../db/fixtures/test'
 
 const t = testApp()
 const PATH = '/products/filter'
@@ -13,7 +14,7 @@ describe('product filter', () => {
     const r = await filter({})
     const { data, ...rest } = r.json
     // 30 products, one of them (3) inactive
-    expect(rest).toEqual({ code: 200, status: true, user: 'Acme Partner', page: 1, limit: 20, returned: 20, total: 29, total_pages: 2, has_more: true })
+    expect(rest).toEqual({ code: 200, status: true, data_as_of: TEST_DATA_AS_OF, user: 'Acme Partner', page: 1, limit: 20, returned: 20, total: 29, total_pages: 2, has_more: true })
     expect(ids(r)).toEqual([1, 2, 4, 5, ...Array.from({ length: 16 }, (_, i) => 6 + i)])
   })
 
@@ -61,7 +62,7 @@ describe('product filter', () => {
 
   test('an unknown value is an empty 200, not an error (decision 25)', async () => {
     const r = await filter({ series: 'Nope' })
-    expect(r.json).toEqual({ code: 200, status: true, user: 'Acme Partner', page: 1, limit: 20, returned: 0, total: 0, total_pages: 0, has_more: false, data: [] })
+    expect(r.json).toEqual({ code: 200, status: true, data_as_of: TEST_DATA_AS_OF, user: 'Acme Partner', page: 1, limit: 20, returned: 0, total: 0, total_pages: 0, has_more: false, data: [] })
   })
 
   test('null and "" mean the filter is not applied', async () => {

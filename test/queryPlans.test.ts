@@ -6,7 +6,7 @@ import { expect, test } from 'bun:test'
 // tables whole, but once per data version: over all the requests below, each
 // such statement runs once.
 import { post, testApp, tokenFor } from './helpers'
-import { PER_VERSION } from '../src/store/directory'
+import { PER_VERSION } from '../src/store/snapshot'
 
 test('no request scans a table', async () => {
   const t = testApp()

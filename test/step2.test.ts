@@ -2,6 +2,7 @@
 // (spec 4.4-4.6, decisions 20-23) against db/fixtures/test.ts.
 import { describe, expect, test } from 'bun:test'
 import { expectFailure, post, testApp, tokenFor } from './helpers'
+import { TEST_DATA_AS_OF } from '../db/fixtures/test'
 
 const t = testApp()
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
@@ -26,6 +27,7 @@ describe('day-wise', () => {
     expect(r.json).toEqual({
       code: 200,
       status: true,
+      data_as_of: TEST_DATA_AS_OF,
       message: '',
       dealer: dealer101(token),
       page: 1,
@@ -84,6 +86,7 @@ describe('day-wise', () => {
     expect(r.json).toEqual({
       code: 200,
       status: true,
+      data_as_of: TEST_DATA_AS_OF,
       message: 'No record found',
       dealer: { storelookup: token, sap_code: 'D500', dealership_name: 'Echo Showroom', city: '', state: '' },
       page: 1,
@@ -138,6 +141,7 @@ describe('call log', () => {
     expect(r.json).toEqual({
       code: 200,
       status: true,
+      data_as_of: TEST_DATA_AS_OF,
       message: '',
       dealer: dealer101(token),
       page: 1,

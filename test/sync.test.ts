@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from '../scripts/seed-master'
 import { openStore, type Store } from '../src/store/open'
+import { masterNow } from '../src/sync/master'
 import { runSync } from '../src/sync/run'
 import { appOver } from './helpers'
 import { masterProxy, throwawayMaster } from './mariadb'
@@ -153,6 +154,9 @@ describe('failures', () => {
     const db = newStore()
     await runSync(db, proxy.url)
     const before = dump(db)
+    const asOf = () => db.$client.query("SELECT value FROM meta WHERE key = 'data_as_of'").get()
+    const asOfBefore = asOf()
+    expect(asOfBefore).not.toBeNull()
     db.$client.run("DELETE FROM meta WHERE key LIKE 'watermark:%'") // a full read, so the stall lands mid-table
     proxy.state.budget = 300_000
     const t0 = Date.now()
@@ -161,6 +165,7 @@ describe('failures', () => {
     expect((error as Error).message).toBe('the master stopped answering for 1 s')
     expect(Date.now() - t0).toBeLessThan(10_000)
     expect(dump(db)).toEqual(before)
+    expect(asOf()).toEqual(asOfBefore) // a failed run's snapshot time is rolled back with its data
   }, 60_000)
 
   test("the run's own long work is not taken for a silent master", async () => {
@@ -253,11 +258,17 @@ describe('health and a running server', () => {
     expect(await health()).toEqual({ status: 'degraded', data_as_of: null, last_sync: null })
 
     const sync = async (url: string) => (await Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', url], { stdout: 'pipe', stderr: 'pipe' }).exited)
+    const masterBefore = await masterNow(m.master)
     expect(await sync(m.url)).toBe(0)
+    const masterAfter = await masterNow(m.master)
     const ok = await health()
     expect(ok.status).toBe('ok')
     expect(ok.last_sync.ok).toBe(true)
-    expect(ok.data_as_of).toBe(ok.last_sync.started_at)
+    // data_as_of: the master's own clock when the run read its snapshot
+    expect(ok.data_as_of).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+    expect(ok.data_as_of >= masterBefore && ok.data_as_of <= masterAfter).toBe(true)
+    const answer = await app.handle(new Request('http://localhost/products/filter', { method: 'POST', headers: { 'x-api-key': benchKey(2) }, body: '{}' }))
+    expect(((await answer.json()) as any).data_as_of).toBe(ok.data_as_of)
     const products = async () => {
       const res = await app.handle(new Request('http://localhost/products/filter', { method: 'POST', headers: { 'x-api-key': benchKey(2) }, body: '{}' }))
       return ((await res.json()) as any).total

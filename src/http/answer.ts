@@ -1,5 +1,7 @@
 // The success envelope: what a route's handler returns, serialised here and
 // compressed when the client asks (decision 33).
+import { dataAsOf } from '../store/freshness'
+import type { Store } from '../store/open'
 import { noteFor } from './accessLog'
 import { encodeBody } from './compression'
 
@@ -16,3 +18,6 @@ export function answer<T extends object>(ctx: { request: Request; set: { headers
   const encoded = encodeBody(JSON.stringify(body), ctx.request.headers.get('accept-encoding'))
   return new Response(encoded.body, { headers: { ...(ctx.set.headers as Record<string, string>), ...encoded.headers } })
 }
+
+/** The fields every success answer starts with (responses.ts okFields), data_as_of read in the answer's snapshot. */
+export const okHead = (db: Store) => ({ code: 200 as const, status: true as const, data_as_of: dataAsOf(db) ?? '' })

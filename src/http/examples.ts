@@ -3,6 +3,7 @@ export const examples = {
   "/listing/listingtiles": {
     "code": 200,
     "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
     "user": "Demo Partner",
     "from_date": "2025-01-01",
     "to_date": "2025-01-31",
@@ -49,6 +50,7 @@ export const examples = {
   "/listing/dealer": {
     "code": 200,
     "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
     "user": "Demo Partner",
     "sap_code": "SAP1001",
     "from_date": "2025-01-01",
@@ -77,6 +79,7 @@ export const examples = {
   "/listing/employee": {
     "code": 200,
     "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
     "employee": {
       "emp_code": "EMP001",
       "name": "Asha Rao",
@@ -117,6 +120,7 @@ export const examples = {
   "/listing/daywise": {
     "code": 200,
     "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
     "message": "",
     "dealer": {
       "storelookup": "AXNnuylczVAbVxIjpytpKEgqr3FS",
@@ -156,6 +160,7 @@ export const examples = {
   "/listing/calls": {
     "code": 200,
     "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
     "message": "",
     "dealer": {
       "storelookup": "AXNnuylczVAbVxIjpytpKEgqr3FS",
@@ -194,6 +199,7 @@ export const examples = {
   "/products/filter": {
     "code": 200,
     "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
     "user": "Demo Partner",
     "page": 1,
     "limit": 1,

@@ -23,6 +23,16 @@ const common = {
   500: Failure(500, 'Internal Server Error', 'Server-side failure; details go to the log only'),
 }
 
+/** The fields every success answer starts with; data_as_of is changes.md's freshness, the same value /health reports. */
+export const okFields = {
+  code: t.Literal(200),
+  status: t.Literal(true),
+  data_as_of: t.String({
+    description: "The master's own clock (the clock of call_start_time) when the snapshot behind this answer was read: the last good sync's. Compare it with your clock to see how fresh the answer is.",
+    examples: ['2025-02-01 06:00:04'],
+  }),
+}
+
 // a spread keeps TypeBox's symbol keys, so the copy is still the same schema
 const withExample = <S extends TSchema>(schema: S, example: unknown): S => ({ ...schema, examples: [example] })
 

@@ -5,7 +5,7 @@
 // (store/snapshot.ts); the statements that build it read the tables whole, in
 // the order the answers list them, so SQLite's collation decides every order.
 import type { Store } from './open'
-import { perVersion } from './snapshot'
+import { PER_VERSION, perVersion } from './snapshot'
 
 export interface Integration {
   id: number
@@ -38,8 +38,6 @@ interface Directory {
 
 const NONE: StoreRow[] = []
 
-// Marked so the query-plan test knows these run once per data version, not per request.
-export const PER_VERSION = '/* once per data version */'
 
 const directoryOf = perVersion((db: Store): Directory => {
   const q = <T>(sql: string) => db.$client.query<T, []>(`${PER_VERSION} ${sql}`).all()

@@ -4,14 +4,17 @@
 // No sync run is recorded: the store has still never been synced.
 import { Changes } from './changes'
 import { visibilityOf } from './derive/stores'
+import { istNow, setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
 import { SMALL_TABLES, type CallRow, type MetricRow, type SmallTable, type StoreRows } from './rows'
 import { clearTable, insertRows } from './smallTables'
 
-export function loadRows(db: Store, rows: StoreRows): void {
+/** `dataAsOf`: the master's clock the rows stand for; by default the time they are loaded. */
+export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void {
   const client = db.$client
   client.transaction(() => {
+    setDataAsOf(client, dataAsOf)
     for (const table of Object.keys(SMALL_TABLES) as SmallTable[]) {
       clearTable(client, table)
       insertRows(client, table, rows[table])

@@ -4,6 +4,9 @@
 // each sync commits, never per request.
 import type { Store } from './open'
 
+/** Marks a statement that runs once per data version, not per request (the query-plan test counts them). */
+export const PER_VERSION = '/* once per data version */'
+
 interface Tracked {
   /** the data version of the snapshot last opened on this connection */
   version: string

@@ -6,6 +6,7 @@
 import type { Database } from 'bun:sqlite'
 import { Changes } from './changes'
 import { visibilityOf } from './derive/stores'
+import { setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
 import type { SmallRow, SmallTable } from './rows'
@@ -35,6 +36,11 @@ export class SyncRun {
   /** What sync keeps between runs (its watermarks, its verification windows). */
   meta(key: string): string | null {
     return (this.client.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value ?? null
+  }
+
+  /** data_as_of for the data this run commits (store/freshness.ts). */
+  setDataAsOf(masterNow: string): void {
+    setDataAsOf(this.client, masterNow)
   }
 
   setMeta(key: string, value: string): void {

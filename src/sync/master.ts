@@ -53,6 +53,12 @@ export async function beginSnapshot(master: Master): Promise<void> {
   await master.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY')
 }
 
+/** The master's own clock, `YYYY-MM-DD HH:MM:SS`: read inside the snapshot, it says when the snapshot was taken. */
+export async function masterNow(master: Master): Promise<string> {
+  const [rows] = await master.query("SELECT DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s') AS now")
+  return (rows as { now: string }[])[0].now
+}
+
 /**
  * Streams the rows of a query, a batch at a time. The socket is paused while
  * the caller handles a batch, so memory stays bounded by the batch size. Built

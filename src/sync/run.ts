@@ -6,7 +6,7 @@
 // verification pass compares the two and repairs what differs (verify.ts).
 import type { Store } from '../store/open'
 import { SyncRun } from '../store/syncRun'
-import { beginSnapshot, connectMaster, failOnStall, queryRows, restartStallClock, streamRows, type Master } from './master'
+import { beginSnapshot, connectMaster, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
 import { LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
 import type { Progress } from './progress'
 import { MASTER_COUNTS, verify, VERIFY_WINDOW, type MasterCounts } from './verify'
@@ -77,6 +77,8 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     options.signal?.addEventListener('abort', () => connection.destroy(), { once: true })
     if (options.signal?.aborted) throw new Error('sync stopped')
     await beginSnapshot(master)
+    // data_as_of: the master's clock as this snapshot is read, committed with the data it describes
+    run.setDataAsOf(await masterNow(master))
     phase('snapshot')
     const marks = { listing_daily_metrics: run.meta(watermarkKey('listing_daily_metrics')), call_logs: run.meta(watermarkKey('call_logs')) }
     const full = marks.call_logs === null

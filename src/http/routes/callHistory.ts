@@ -7,11 +7,11 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer } from '../answer'
+import { answer, okHead } from '../answer'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
-import { Int, responsesWith404, routeOptions } from '../responses'
+import { Int, okFields, responsesWith404, routeOptions } from '../responses'
 
 const Body = t.Object({
   ...dateRangeFields,
@@ -49,8 +49,7 @@ const CallRecord = t.Object({
 }, { title: 'CallRecord' })
 
 const Ok = t.Object({
-  code: t.Literal(200),
-  status: t.Literal(true),
+  ...okFields,
   user: t.String(),
   from_date: t.String(),
   to_date: t.String(),
@@ -92,8 +91,7 @@ export const callHistory = (deps: ApiDeps) =>
         const paging = pagingOf(total, page, data.length)
         if (page.page > paging.total_pages) throw new ApiError(404, Message.pageOutOfRange)
         return answer<typeof Ok.static>({ request, set }, {
-          code: 200 as const,
-          status: true as const,
+          ...okHead(deps.db),
           user: integration.name,
           from_date: range.from,
           to_date: range.to,

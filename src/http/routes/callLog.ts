@@ -6,10 +6,10 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer } from '../answer'
+import { answer, okHead } from '../answer'
 import { Message } from '../errors'
 import { dateRangeFields, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField, substatusField } from '../inputs'
-import { DealerBlock, Int, responses, routeOptions, pagingFields } from '../responses'
+import { DealerBlock, Int, okFields, pagingFields, responses, routeOptions } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -34,8 +34,7 @@ const CallRow = t.Object({
 }, { title: 'CallLogRow' })
 
 const Ok = t.Object({
-  code: t.Literal(200),
-  status: t.Literal(true),
+  ...okFields,
   message: t.String({ description: '"" or "No record found" when total is 0' }),
   dealer: DealerBlock,
   ...pagingFields(),
@@ -60,8 +59,7 @@ export const callLog = (deps: ApiDeps) =>
         const calls = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
         const data = calls.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
         return answer<typeof Ok.static>({ request, set }, {
-          code: 200 as const,
-          status: true as const,
+          ...okHead(deps.db),
           message: calls.total ? '' : Message.noRecord,
           dealer: dealerBlock(store, body.storelookup),
           ...pagingOf(calls.total, page, data.length),

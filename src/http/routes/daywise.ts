@@ -5,10 +5,10 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer } from '../answer'
+import { answer, okHead } from '../answer'
 import { Message } from '../errors'
 import { dateRangeFields, optionalString, dateRangeOf, pageFields, pageOf, pagingOf, storelookupField } from '../inputs'
-import { DealerBlock, Int, MetricsObject, responses, routeOptions, pagingFields } from '../responses'
+import { DealerBlock, Int, MetricsObject, okFields, pagingFields, responses, routeOptions } from '../responses'
 import { dealerBlock, resolveStorelookup } from '../storelookupInput'
 
 const Body = t.Object({
@@ -32,8 +32,7 @@ const DayRow = t.Object({
 }, { title: 'DaywiseRow' })
 
 const Ok = t.Object({
-  code: t.Literal(200),
-  status: t.Literal(true),
+  ...okFields,
   message: t.String({ description: '"" or "No record found" when total is 0' }),
   dealer: DealerBlock,
   ...pagingFields('Days with figures in the range'),
@@ -52,8 +51,7 @@ export const daywise = (deps: ApiDeps) =>
         const { days: total, totals } = metricTotals(deps.db, store.website_id, range.from, range.to)
         const data = page.offset < total ? daywiseRows(deps.db, store.website_id, range.from, range.to, page.limit, page.offset) : []
         return answer<typeof Ok.static>({ request, set }, {
-          code: 200 as const,
-          status: true as const,
+          ...okHead(deps.db),
           message: total ? '' : Message.noRecord,
           dealer: dealerBlock(store, body.storelookup),
           ...pagingOf(total, page, data.length),

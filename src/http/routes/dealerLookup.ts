@@ -5,10 +5,10 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer } from '../answer'
+import { answer, okHead } from '../answer'
 import { Message } from '../errors'
 import { dateRangeFields, optionalString, dateRangeOf, requiredString } from '../inputs'
-import { Int, StoreEntry, responses, routeOptions } from '../responses'
+import { Int, okFields, responses, routeOptions, StoreEntry } from '../responses'
 import { storeEntries } from '../storeEntries'
 
 const Body = t.Object({
@@ -18,8 +18,7 @@ const Body = t.Object({
 }, { title: 'DealerLookupRequest' })
 
 const Ok = t.Object({
-  code: t.Literal(200),
-  status: t.Literal(true),
+  ...okFields,
   user: t.String(),
   sap_code: t.String(),
   from_date: t.String(),
@@ -40,8 +39,7 @@ export const dealerLookup = (deps: ApiDeps) =>
         const stores = storesOfDealer(deps.db, body.sap_code)
         const data = storeEntries(deps, integration.id, stores, range)
         return answer<typeof Ok.static>({ request, set }, {
-          code: 200 as const,
-          status: true as const,
+          ...okHead(deps.db),
           user: integration.name,
           sap_code: body.sap_code,
           from_date: range.from,

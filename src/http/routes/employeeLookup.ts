@@ -6,10 +6,10 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer } from '../answer'
+import { answer, okHead } from '../answer'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, optionalString, dateRangeOf, requiredString } from '../inputs'
-import { Int, MetricsObject, StoreEntry, responsesWith404, routeOptions } from '../responses'
+import { Int, MetricsObject, okFields, responsesWith404, routeOptions, StoreEntry } from '../responses'
 import { storeEntries } from '../storeEntries'
 
 const Body = t.Object({
@@ -19,8 +19,7 @@ const Body = t.Object({
 }, { title: 'EmployeeLookupRequest' })
 
 const Ok = t.Object({
-  code: t.Literal(200),
-  status: t.Literal(true),
+  ...okFields,
   employee: t.Object({ emp_code: t.String(), name: t.String(), sales_off: t.String(), role: t.String() }, { title: 'Employee' }),
   from_date: t.String(),
   to_date: t.String(),
@@ -42,8 +41,7 @@ export const employeeLookup = (deps: ApiDeps) =>
         const stores = storesOfEmployee(deps.db, body.emp_code)
         const data = storeEntries(deps, integration.id, stores, range, grand).map((entry, i) => ({ sap_code: stores[i].sap_code, ...entry }))
         return answer<typeof Ok.static>({ request, set }, {
-          code: 200 as const,
-          status: true as const,
+          ...okHead(deps.db),
           employee,
           from_date: range.from,
           to_date: range.to,

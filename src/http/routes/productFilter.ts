@@ -5,9 +5,9 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer } from '../answer'
+import { answer, okHead } from '../answer'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
-import { Int, responses, routeOptions, pagingFields } from '../responses'
+import { Int, okFields, pagingFields, responses, routeOptions } from '../responses'
 
 const filterDocs: Record<ProductFilter, string> = {
   color: 'Colour name',
@@ -48,8 +48,7 @@ const Product = t.Object({
 }, { title: 'Product' })
 
 const Ok = t.Object({
-  code: t.Literal(200),
-  status: t.Literal(true),
+  ...okFields,
   user: t.String(),
   ...pagingFields(),
   data: t.Array(Product),
@@ -79,8 +78,7 @@ export const productFilter = (deps: ApiDeps) =>
           images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
         }))
         return answer<typeof Ok.static>({ request, set }, {
-          code: 200 as const,
-          status: true as const,
+          ...okHead(deps.db),
           user: integration.name,
           ...pagingOf(total, page, data.length),
           data,
