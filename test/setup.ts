@@ -2,9 +2,19 @@
 // stray Date conversion of a stored IST wall-clock time shows up as a failure.
 process.env.TZ = 'America/Sao_Paulo'
 
+// Every temporary folder the tests make (stores, the suite's MariaDB) goes under one folder of
+// this run, removed when the run ends, so runs do not pile up stores in /tmp.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const runDir = mkdtempSync(join(tmpdir(), 'listing-test-run-'))
+process.env.TMPDIR = runDir
+
 // Processes the tests start (servers, syncs) die with the run, also those of a test that failed
 // before it stopped its own: a survivor would hold a CI runner's output open and never end.
 import type { Subprocess } from 'bun'
+import { afterAll } from 'bun:test'
 
 const children = new Set<Subprocess>()
 const spawn = Bun.spawn
@@ -14,6 +24,8 @@ Bun.spawn = ((...args: Parameters<typeof Bun.spawn>) => {
   void child.exited.then(() => children.delete(child))
   return child
 }) as typeof Bun.spawn
-process.on('exit', () => {
+// bun test runs no 'exit' listeners; an afterAll in this preloaded file runs once, after every file
+afterAll(() => {
   for (const child of children) child.kill('SIGKILL')
+  rmSync(runDir, { recursive: true, force: true })
 })
