@@ -11,6 +11,7 @@ import { openStore } from '../src/store/open'
 const db = openStore(':memory:')
 seedDemo(db)
 setDataAsOf(db.$client, '2025-02-01 06:00:04') // a fixed freshness, so the examples do not change with the day they are made
+db.$client.run("UPDATE meta SET value = '0123456789abcdef' WHERE key = 'feed:origin'") // and a fixed store id in the example cursor
 const deps = apiDeps(db, loadConfig({ IMAGE_BASE_URL: 'https://images.example.com/', RATE_LIMIT_PER_MIN: '0' }), DEMO_SECRET, { expectSync: false })
 const app = createApp(deps)
 const token = deps.storelookup.seal(1, 1)
@@ -22,6 +23,7 @@ const requests: Record<string, object> = {
   '/listing/daywise': { ...JAN, storelookup: token, limit: 1 },
   '/listing/calls': { ...JAN, storelookup: token, limit: 1 },
   '/products/filter': { color: 'White', limit: 1 },
+  '/listing/changes': { limit: 1 },
 }
 const examples: Record<string, unknown> = {}
 for (const [path, body] of Object.entries(requests)) {

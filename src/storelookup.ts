@@ -33,7 +33,7 @@ function uint32(value: number, name: string): Buffer {
 
 // Strict: decoders silently skip stray characters and ignore trailing bits, so only
 // accept input that is exactly the canonical encoding of the bytes it decodes to.
-function strictDecode(token: string): Buffer | null {
+export function strictDecode(token: string): Buffer | null {
   if (!TOKEN_RE.test(token)) return null;
   const bytes = Buffer.from(token, "base64url");
   return bytes.toString("base64url") === token ? bytes : null;

@@ -1,4 +1,4 @@
-// What every API route shares, tested once over all six: 405, invalid JSON,
+// What every API route shares, tested once over all seven: 405, invalid JSON,
 // body size, API key handling and order of checks, the envelope, request ids.
 import { describe, expect, test } from 'bun:test'
 import { API_PATHS } from '../src/http/app'
@@ -14,6 +14,7 @@ const valid: Record<(typeof API_PATHS)[number], Record<string, unknown>> = {
   '/listing/daywise': { from_date: '2025-01-01', to_date: '2025-01-31', storelookup: tokenFor(t, 101) },
   '/listing/calls': { from_date: '2025-01-01', to_date: '2025-01-31', storelookup: tokenFor(t, 101) },
   '/products/filter': {},
+  '/listing/changes': {},
 }
 
 function expectFailure(r: { status: number; json: any; res: Response }, code: number, message: string) {
@@ -59,7 +60,7 @@ describe.each([...API_PATHS])('%s', (path) => {
   })
 
   test('a field holding an object that cannot be printed is a 400 naming the field, not a 500', async () => {
-    const field = path === '/products/filter' ? 'color' : 'from_date'
+    const field = path === '/products/filter' ? 'color' : path === '/listing/changes' ? 'cursor' : 'from_date'
     expectFailure(await post(t, path, { ...valid[path], [field]: { toString: '' } }), 400, `${field} must be a string`)
   })
 
@@ -149,7 +150,10 @@ describe.each([...API_PATHS])('%s', (path) => {
   })
 
   test("a bad field with a good key is 400 with the field's message", async () => {
-    const [bad, message] = path === '/products/filter' ? [{ page: 0 }, 'page must be a positive integer'] : [{ from_date: '2025-02-30' }, 'Dates must be in YYYY-MM-DD format']
+    const [bad, message] =
+      path === '/products/filter' ? [{ page: 0 }, 'page must be a positive integer']
+      : path === '/listing/changes' ? [{ limit: 0 }, 'limit must be a positive integer']
+      : [{ from_date: '2025-02-30' }, 'Dates must be in YYYY-MM-DD format']
     expectFailure(await post(t, path, { ...valid[path], ...bad }), 400, message)
   })
 

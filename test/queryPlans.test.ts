@@ -41,6 +41,12 @@ test('no request scans a table', async () => {
   for (const f of ['color', 'finish', 'series', 'size', 'surface', 'range', 'texture']) {
     expect((await post(t, '/products/filter', { [f]: 'x', color: 'Grey' })).status).toBe(200)
   }
+  // the change feed: from the beginning, after its own cursor, and after another replica's
+  const first = await post(t, '/listing/changes', { limit: 2 })
+  expect(first.status).toBe(200)
+  expect((await post(t, '/listing/changes', { limit: 2, cursor: first.json.next_cursor })).json.returned).toBe(2)
+  const foreign = t.deps.changesCursors.seal({ origin: 'ffffffffffffffff', after: { seq: 100, callLogId: 'C-0104' }, base: 90, head: 100 })
+  expect((await post(t, '/listing/changes', { limit: 2, cursor: foreign })).json.returned).toBe(2)
   client.query = query
 
   expect(seen.size).toBeGreaterThan(20)
@@ -53,6 +59,10 @@ test('no request scans a table', async () => {
     }
   }
   expect(scans).toEqual([])
+  // a feed answer after a cursor seeks to the whole position, not to its run and then filters
+  const feedPlans = [...seen].filter((sql) => sql.includes('call_log_id) > (')).map((sql) => (client.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])[0].detail)
+  expect(feedPlans.length).toBe(2)
+  for (const detail of feedPlans) expect(detail).toMatch(/\(\(feed_seq,call_log_id\)>\(\?,\?\)\)/)
   // the small tables were read whole once for all these requests, not once per request
   expect(perVersionRuns.size).toBeGreaterThan(3)
   expect([...perVersionRuns.values()].every((n) => n === 1)).toBe(true)

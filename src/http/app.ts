@@ -9,6 +9,7 @@ import type { ApiDeps } from './context'
 import { docs } from './docs'
 import { ApiError, failure, JSON_TYPE, Message } from './errors'
 import { callHistory } from './routes/callHistory'
+import { changes } from './routes/changes'
 import { callLog } from './routes/callLog'
 import { daywise } from './routes/daywise'
 import { dealerLookup } from './routes/dealerLookup'
@@ -68,6 +69,7 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
     .use(daywise(deps))
     .use(callLog(deps))
     .use(productFilter(deps))
+    .use(changes(deps))
   whole = app
   return app
 }

@@ -4,6 +4,7 @@
 // so a missing key wins over a bad field (decision 2).
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
+import { createChangesCursors, type ChangesCursors } from '../changesCursor'
 import { createStorelookup, type Storelookup } from '../storelookup'
 import type { Store } from '../store/open'
 import { noteFor } from './accessLog'
@@ -14,6 +15,7 @@ import { RateLimiter } from './rateLimit'
 export interface ApiDeps {
   db: Store
   storelookup: Storelookup
+  changesCursors: ChangesCursors
   imageBaseUrl: string
   rateLimiter: RateLimiter
   /** /health: data older than this is degraded */
@@ -32,6 +34,7 @@ export function apiDeps(
   return {
     db,
     storelookup: createStorelookup(secret),
+    changesCursors: createChangesCursors(secret),
     imageBaseUrl: config.imageBaseUrl,
     rateLimiter: new RateLimiter(config.rateLimitPerMin, config.rateLimitBurst, now, rateLimitMemory),
     staleAfterSeconds: config.staleAfter,

@@ -12,6 +12,7 @@ export const Message = {
   storelookupRequired: 'storelookup is required',
   invalidStorelookup: 'Invalid storelookup',
   invalidSubstatus: 'Invalid substatus',
+  invalidCursor: 'Invalid cursor',
   apiKeyMissing: 'API key missing',
   invalidApiKey: 'Invalid API key',
   employeeNotFound: 'Employee not found',

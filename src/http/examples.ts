@@ -227,5 +227,42 @@ export const examples = {
         "texture": "Marble"
       }
     ]
+  },
+  "/listing/changes": {
+    "code": 200,
+    "status": true,
+    "data_as_of": "2025-02-01 06:00:04",
+    "user": "Demo Partner",
+    "limit": 1,
+    "returned": 1,
+    "has_more": true,
+    "next_cursor": "AQABI0VniavN72sFORYAAAAAawU5FkRFTU8tMjAyNTAxMDEtMDAwMDE1A6pdlWhm-QhcGfNBYJGb",
+    "data": [
+      {
+        "change": "upsert",
+        "website_id": 7,
+        "sap_code": "SAP1001",
+        "dealership_name": "Demo Tiles Mumbai 7",
+        "city": "Mumbai",
+        "district": "Mumbai",
+        "state": "Maharashtra",
+        "country": "India",
+        "pincode": "400016",
+        "call_log_id": "DEMO-20250101-00001",
+        "call_number_with_c_code": "09667549764",
+        "mobile": "9667549764",
+        "call_start_time": "2025-01-01 20:13:00",
+        "call_duration_minutes": 2.27,
+        "call_did_number": "+918040000007",
+        "call_event_type": "ANSWERED",
+        "substatus": "Answered",
+        "call_recording_url": "https://recordings.example.com/DEMO-20250101-00001.mp3",
+        "crm_lead_id": null,
+        "crm_synced_at": null,
+        "total_calls_from_caller": 10,
+        "prev_calls_count": 1,
+        "created_at": "2025-01-01 20:13:00"
+      }
+    ]
   }
 } as const

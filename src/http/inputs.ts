@@ -96,9 +96,12 @@ const positiveInteger = (name: string, description: string) =>
     ),
   )
 
+export const limitField = (defaultLimit: number, maxLimit: number, what = 'Rows per page') =>
+  positiveInteger('limit', `${what}, default ${defaultLimit}, clamped to ${maxLimit}`)
+
 export const pageFields = (defaultLimit: number, maxLimit: number) => ({
   page: positiveInteger('page', '1-based page number, default 1'),
-  limit: positiveInteger('limit', `Rows per page, default ${defaultLimit}, clamped to ${maxLimit}`),
+  limit: limitField(defaultLimit, maxLimit),
 })
 
 export interface Page {

@@ -6,4 +6,5 @@ export const API_PATHS = [
   '/listing/daywise',
   '/listing/calls',
   '/products/filter',
+  '/listing/changes',
 ] as const

@@ -46,9 +46,10 @@ function globalCounts(db: Store, from: string, to: string): { before: Counts; ra
 // A caller's lifetime calls (store/derive/callers.ts): one seek into a small table.
 const CALLER_TOTAL = '(SELECT m.total FROM callers m WHERE m.mobile = c.mobile)'
 
-// The two wire shapes a call row leaves in: call history (spec 2.1) and call log (2.6).
+// The two wire shapes a call row leaves in: call history (spec 2.1, also the change
+// feed's upserts) and call log (2.6).
 const MINUTES = minutesSql('c.duration_seconds')
-const HISTORY = `c.website_id, s.sap_code, s.dealership_name, s.city, s.district, s.state, s.country, s.pincode,
+export const HISTORY_COLUMNS = `c.website_id, s.sap_code, s.dealership_name, s.city, s.district, s.state, s.country, s.pincode,
   c.call_log_id, c.caller_number AS call_number_with_c_code, c.mobile, c.call_start_time,
   ${MINUTES} AS call_duration_minutes, c.did_number AS call_did_number, c.event_type AS call_event_type, c.substatus,
   iif(${isBlank('c.recording_url')}, NULL, c.recording_url) AS call_recording_url,
@@ -59,7 +60,7 @@ const LOG = `c.call_log_id, c.caller_number, c.call_start_time, ${MINUTES} AS ca
   c.prev_calls_count, iif(${isBlank('c.recording_url')}, '', c.recording_url) AS recording_url`
 
 type Shape = 'history' | 'log'
-const COLUMNS: Record<Shape, string> = { history: HISTORY, log: LOG }
+const COLUMNS: Record<Shape, string> = { history: HISTORY_COLUMNS, log: LOG }
 const JOINS = 'JOIN stores s ON s.website_id = c.website_id'
 
 /** Which stores a request covers: one store, several (a dealer's), or every visible store. */
@@ -200,7 +201,7 @@ const minuteText = (n: number) => new Date(n * 60_000).toISOString().slice(0, 16
 function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): Record<string, unknown>[] {
   const rows = db.$client
     .query<Record<string, unknown> & { website_id: number }, [string, string, string]>(
-      `SELECT ${HISTORY} FROM calls c ${JOINS}
+      `SELECT ${HISTORY_COLUMNS} FROM calls c ${JOINS}
        WHERE c.call_log_id = ${text()} AND s.visible = 1 AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${classSql(cls).where}`,
     )
     .all(callLogId, range.fromTime, range.toTime)

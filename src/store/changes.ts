@@ -2,17 +2,20 @@
 // and the derived rows they touch brought up to date, each table through its
 // own module in derive/: recounted where touched, totals rerun from the
 // earliest touched key. A field filled in later (a recording, a CRM lead)
-// touches nothing derived.
+// touches nothing derived. Every call whose record or visibility changed takes
+// the run's feed position (feed.ts).
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
 import { mobileOf, placeOf, renumberCallers } from './derive/callers'
 import { minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
-import { deriveStores, storesThatTurned, visibilityOf } from './derive/stores'
+import { deriveStores, storesThatTurned, storesVisible, visibilityOf } from './derive/stores'
+import { isShownBlank } from './fieldRules'
+import { markGone, moveCallsOfChangedStores, storeFaces, unmarkGone, type StoreFaces } from './feed'
 import { CALL_VALUES, METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 
-type StoredCall = Record<(typeof CALL_VALUES)[number], string | number | null> & { website_id: number; call_start_time: string; mobile: string }
+type StoredCall = Record<(typeof CALL_VALUES)[number], string | number | null> & { website_id: number; call_start_time: string; mobile: string; feed_seq: number }
 
 export class Changes {
   // what this run's rows touched, refreshed by refresh()
@@ -24,8 +27,26 @@ export class Changes {
   constructor(
     private client: Database,
     private visibleBefore: Map<number, number>,
+    /** what each store showed in its calls' records when the run began */
+    private facesBefore: StoreFaces,
+    /** this run's feed position */
+    private seq: number,
     private step: (name: string) => void,
-  ) {}
+  ) {
+    // the small tables are in: which stores are visible now decides which changed calls move in the feed
+    deriveStores(client)
+    this.visibleNow = new Set(storesVisible(client))
+  }
+
+  private visibleNow: Set<number>
+
+  /**
+   * A change to a call moves it in the feed when a partner's copy may hold it: its store is
+   * visible, or was when the run began. A call that was never visible keeps its position.
+   */
+  private shown(websiteId: number): boolean {
+    return this.visibleNow.has(websiteId) || (this.facesBefore.get(websiteId) ?? '') !== ''
+  }
 
   /** Upserts listing rows; returns how many changed. */
   metrics(rows: MetricRow[]): number {
@@ -44,11 +65,13 @@ export class Changes {
 
   /** Upserts calls by call_log_id; returns how many changed. */
   calls(rows: CallRow[]): number {
-    const find = this.client.query(`SELECT website_id, call_start_time, mobile, ${CALL_VALUES.join(', ')} FROM calls WHERE call_log_id = ?`)
+    const find = this.client.query(`SELECT website_id, call_start_time, mobile, feed_seq, ${CALL_VALUES.join(', ')} FROM calls WHERE call_log_id = ?`)
     const remove = this.client.query('DELETE FROM calls WHERE call_log_id = ?')
-    const insert = this.client.query(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')})
-      VALUES (?, ?, ?, ?, ${CALL_VALUES.map(() => '?').join(', ')})`)
-    const update = this.client.query(`UPDATE calls SET mobile = ?, ${CALL_VALUES.map((c) => `${c} = ?`).join(', ')} WHERE call_log_id = ?`)
+    const insert = this.client.query(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, feed_seq)
+      VALUES (?, ?, ?, ?, ${CALL_VALUES.map(() => '?').join(', ')}, ?)`)
+    // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
+    const update = this.client.query(`UPDATE calls SET mobile = ?, ${CALL_VALUES.map((c) => `${c} = ?`).join(', ')},
+      feed_seq = iif(?, ${this.seq}, feed_seq) WHERE call_log_id = ?`)
     let changed = 0
     // by call_log_id, the unique index each row is looked up in: a batch then walks it in order
     for (const r of [...rows].sort((a, b) => (a.call_log_id < b.call_log_id ? -1 : 1))) {
@@ -59,12 +82,15 @@ export class Changes {
       const values = CALL_VALUES.map((c) => r[c] ?? null)
       const old = find.get(id) as StoredCall | null
       if (!old) {
-        insert.run(websiteId, time, id, mobile, ...values)
+        // a new call always takes the run's position, visible or not: a partner whose copy came
+        // from another replica may hold it (changes.md 5), and a delete it never needed is harmless
+        unmarkGone(this.client, id)
+        insert.run(websiteId, time, id, mobile, ...values, this.seq)
         this.touchCounts(websiteId, time)
         this.touchCaller(mobile, time, id)
       } else if (old.website_id === websiteId && old.call_start_time === time) {
         if (CALL_VALUES.every((c, i) => old[c] === values[i])) continue
-        update.run(mobile, ...values, id)
+        update.run(mobile, ...values, shownDiffers(old, values) && this.shown(websiteId) ? 1 : 0, id)
         // a recording or CRM field filled in later changes no count; a corrected substatus does
         if (old.substatus !== r.substatus || old.duration_seconds !== r.duration_seconds) this.touchCounts(websiteId, time)
         if (old.mobile !== mobile) {
@@ -73,7 +99,7 @@ export class Changes {
         }
       } else {
         remove.run(id)
-        insert.run(websiteId, time, id, mobile, ...values)
+        insert.run(websiteId, time, id, mobile, ...values, this.shown(old.website_id) || this.shown(websiteId) ? this.seq : old.feed_seq)
         this.touchCounts(old.website_id, old.call_start_time)
         this.touchCounts(websiteId, time)
         this.touchCaller(old.mobile, old.call_start_time, id)
@@ -82,6 +108,45 @@ export class Changes {
       changed++
     }
     return changed
+  }
+
+  /**
+   * Verification's whole pass over the master's calls: `seen` notes each call_log_id as the
+   * rows pass, `finish` removes the store's calls the master no longer has.
+   */
+  sweep(): { seen(rows: CallRow[]): void; finish(): number } {
+    this.client.run('CREATE TEMP TABLE IF NOT EXISTS master_call_ids (call_log_id TEXT PRIMARY KEY) WITHOUT ROWID')
+    this.client.run('DELETE FROM temp.master_call_ids')
+    const note = this.client.query('INSERT OR IGNORE INTO temp.master_call_ids VALUES (?)')
+    return {
+      seen: (rows) => {
+        for (const r of rows) note.run(r.call_log_id)
+      },
+      finish: () => {
+        const gone = this.client
+          .query<{ call_log_id: string }, []>('SELECT call_log_id FROM calls WHERE call_log_id NOT IN (SELECT call_log_id FROM temp.master_call_ids)')
+          .all()
+        this.client.run('DELETE FROM temp.master_call_ids')
+        return this.removeCalls(gone.map((r) => r.call_log_id))
+      },
+    }
+  }
+
+  /** Calls the master no longer has: removed, their deletes kept in the feed. */
+  removeCalls(callLogIds: string[]): number {
+    const find = this.client.query('SELECT website_id, call_start_time, mobile, feed_seq FROM calls WHERE call_log_id = ?')
+    const remove = this.client.query('DELETE FROM calls WHERE call_log_id = ?')
+    let removed = 0
+    for (const id of callLogIds) {
+      const old = find.get(id) as { website_id: number; call_start_time: string; mobile: string; feed_seq: number } | null
+      if (!old) continue
+      remove.run(id)
+      markGone(this.client, id, this.shown(old.website_id) ? this.seq : old.feed_seq)
+      this.touchCounts(old.website_id, old.call_start_time)
+      this.touchCaller(old.mobile, old.call_start_time, id)
+      removed++
+    }
+    return removed
   }
 
   private touchCounts(websiteId: number, time: string): void {
@@ -99,6 +164,9 @@ export class Changes {
   refresh(): void {
     deriveStores(this.client)
     const visibleNow = visibilityOf(this.client)
+    this.visibleNow = new Set(storesVisible(this.client))
+    const facesNow = storeFaces(this.client)
+    moveCallsOfChangedStores(this.client, this.facesBefore, facesNow, this.seq)
     // a store that turned visible or invisible changes the all-stores minute counts wherever it has calls
     for (const id of storesThatTurned(this.visibleBefore, visibleNow)) for (const minute of minutesOfStore(this.client, id)) this.minutes.add(minute)
     this.step('derived:stores')
@@ -108,10 +176,20 @@ export class Changes {
     this.step('derived:call_days')
     refreshCallMinutes(this.client, this.minutes)
     this.step('derived:call_minutes')
-    renumberCallers(this.client, this.callers)
+    renumberCallers(this.client, this.callers, this.seq)
     this.step('derived:callers')
     deriveProducts(this.client)
     for (const touched of [this.days, this.minutes, this.callers, this.metricStores]) touched.clear()
     this.visibleBefore = visibleNow
+    this.facesBefore = facesNow
   }
+}
+
+// The fields a call record shows of its stored values: blank and NULL show alike (fieldRules.ts).
+const SHOWN_AS_NULL_WHEN_BLANK = new Set(['recording_url', 'crm_lead_id'])
+function shownDiffers(old: StoredCall, values: (string | number | null)[]): boolean {
+  return CALL_VALUES.some((c, i) => {
+    if (old[c] === values[i]) return false
+    return !(SHOWN_AS_NULL_WHEN_BLANK.has(c) && isShownBlank(old[c]) && isShownBlank(values[i]))
+  })
 }

@@ -10,7 +10,7 @@ import { buildCallers, mobileOf, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
-import { deriveStores } from './derive/stores'
+import { deriveStores, storesVisible } from './derive/stores'
 import { CALL_VALUES, METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 
 export class FullLoad {
@@ -19,11 +19,12 @@ export class FullLoad {
   private minutes = new MinuteCounts()
   private metricTotals = new MetricTotalsAsLoaded()
 
-  constructor(private client: Database, private step: (name: string) => void) {
-    for (const t of ['calls', 'metrics', 'call_days', 'call_minutes']) client.run(`DELETE FROM ${t}`)
+  /** `seq`: the run's feed position, which every call takes (store/feed.ts) */
+  constructor(private client: Database, private seq: number, private step: (name: string) => void) {
+    for (const t of ['calls', 'feed_deleted', 'metrics', 'call_days', 'call_minutes']) client.run(`DELETE FROM ${t}`)
     // the small tables are in: which stores are visible is known, so minutes are counted as calls pass
     deriveStores(client)
-    this.visibleStores = new Set((client.query('SELECT website_id FROM stores WHERE visible = 1').all() as { website_id: number }[]).map((r) => r.website_id))
+    this.visibleStores = new Set(storesVisible(client))
     const indexes = client.query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL").all() as { name: string; sql: string }[]
     this.callIndexes = indexes.map((i) => i.sql)
     for (const i of indexes) client.run(`DROP INDEX ${i.name}`)
@@ -51,8 +52,8 @@ export class FullLoad {
 
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
-    this.client.run(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, prev_calls_count)
-      SELECT website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, ${PLACE_IN_SEQUENCE_SQL}
+    this.client.run(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, prev_calls_count, feed_seq)
+      SELECT website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, ${PLACE_IN_SEQUENCE_SQL}, ${this.seq}
       FROM load_calls ORDER BY website_id, call_start_time, call_log_id`)
     this.client.run('DROP TABLE load_calls')
     this.step('full:calls sorted into place')

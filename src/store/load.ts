@@ -4,6 +4,7 @@
 // No sync run is recorded: the store has still never been synced.
 import { Changes } from './changes'
 import { visibilityOf } from './derive/stores'
+import { openFeedSeq, storeFaces } from './feed'
 import { istNow, setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
@@ -15,11 +16,12 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void 
   const client = db.$client
   client.transaction(() => {
     setDataAsOf(client, dataAsOf)
+    const seq = openFeedSeq(client, dataAsOf)
     for (const table of Object.keys(SMALL_TABLES) as SmallTable[]) {
       clearTable(client, table)
       insertRows(client, table, rows[table])
     }
-    const load = new FullLoad(client, () => {})
+    const load = new FullLoad(client, seq, () => {})
     // a full load takes listing rows in key order, as the master sends them
     load.metrics([...rows.metrics].sort((a, b) => a.website_id - b.website_id || (a.metric_date < b.metric_date ? -1 : 1)))
     load.calls(rows.calls)
@@ -30,7 +32,7 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void 
 export function applyChanges(db: Store, rows: { calls?: CallRow[]; metrics?: MetricRow[] }): void {
   const client = db.$client
   client.transaction(() => {
-    const changes = new Changes(client, visibilityOf(client), () => {})
+    const changes = new Changes(client, visibilityOf(client), storeFaces(client), openFeedSeq(client, istNow()), () => {})
     changes.metrics(rows.metrics ?? [])
     changes.calls(rows.calls ?? [])
     changes.refresh()

@@ -110,6 +110,9 @@ export const calls = sqliteTable(
     // lifetime total (its last call's prev_calls_count + 1) is kept in callers.
     mobile: text('mobile').notNull().default(''),
     prevCallsCount: integer('prev_calls_count').notNull().default(0),
+    // derived: the call's feed position (store/feed.ts): the sync that last changed
+    // its record or its visibility; ties broken by call_log_id
+    feedSeq: integer('feed_seq').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.websiteId, t.callStartTime, t.callLogId] }),
@@ -119,7 +122,27 @@ export const calls = sqliteTable(
     index('calls_time').on(t.callStartTime, t.callLogId, t.substatus),
     // a caller's calls in order with their positions: sync renumbers from the index alone
     index('calls_mobile').on(t.mobile, t.callStartTime, t.callLogId, t.prevCallsCount),
+    // the change feed in position order: an answer is one range of this index (changes.md)
+    index('calls_feed').on(t.feedSeq, t.callLogId),
   ],
+)
+
+// The change feed's sync runs: one row per run that committed, seq strictly
+// growing (the master's clock at the snapshot, in seconds, bumped past the last).
+export const feedSyncs = sqliteTable('feed_syncs', {
+  seq: integer('seq').primaryKey(),
+  masterNow: text('master_now').notNull(),
+})
+
+// Calls the master no longer has (a hard delete, outside master-contract §3 but
+// not impossible): their delete stays in the feed as long as the store exists.
+export const feedDeleted = sqliteTable(
+  'feed_deleted',
+  {
+    callLogId: text('call_log_id').primaryKey(),
+    feedSeq: integer('feed_seq').notNull(),
+  },
+  (t) => [index('feed_deleted_position').on(t.feedSeq, t.callLogId)],
 )
 
 // Per caller (mobile): its lifetime calls, visible or not (master-contract §2). A

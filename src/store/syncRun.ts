@@ -6,6 +6,7 @@
 import type { Database } from 'bun:sqlite'
 import { Changes } from './changes'
 import { visibilityOf } from './derive/stores'
+import { openFeedSeq, storeFaces, type StoreFaces } from './feed'
 import { setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
@@ -18,6 +19,10 @@ export class SyncRun {
   private readonly record: number
   /** each store's visibility when the run began: the stores that turn move the minute totals */
   private readonly visibleBefore: Map<number, number>
+  /** what each store showed in its calls' records when the run began: the stores that change move their calls in the feed */
+  private readonly facesBefore: StoreFaces
+  /** the run's feed position, opened with its snapshot */
+  private feedSeq: number | undefined
   /** told each step of the store's work as it ends (timings, progress lines) */
   onStep: (step: string) => void = () => {}
 
@@ -31,6 +36,7 @@ export class SyncRun {
     this.client.run('PRAGMA threads = 2')
     this.client.run('BEGIN IMMEDIATE')
     this.visibleBefore = visibilityOf(this.client)
+    this.facesBefore = storeFaces(this.client)
   }
 
   /** What sync keeps between runs (its watermarks, its verification windows). */
@@ -38,9 +44,15 @@ export class SyncRun {
     return (this.client.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value ?? null
   }
 
-  /** data_as_of for the data this run commits (store/freshness.ts). */
-  setDataAsOf(masterNow: string): void {
+  /** The master's clock at the run's snapshot: data_as_of of what it commits (freshness.ts), and its feed position (feed.ts). */
+  snapshotAt(masterNow: string): void {
     setDataAsOf(this.client, masterNow)
+    this.feedSeq = openFeedSeq(this.client, masterNow)
+  }
+
+  private get seq(): number {
+    if (this.feedSeq === undefined) throw new Error('snapshotAt() comes before the run writes calls')
+    return this.feedSeq
   }
 
   setMeta(key: string, value: string): void {
@@ -61,12 +73,12 @@ export class SyncRun {
     // a full load is sorts and appends: a small cache keeps each sorter's memory small too
     // (measured: 8 MiB with two threads was faster than 32 MiB with one, at less memory)
     this.client.run('PRAGMA cache_size = -8192')
-    return new FullLoad(this.client, (step) => this.onStep(step))
+    return new FullLoad(this.client, this.seq, (step) => this.onStep(step))
   }
 
   /** The large tables' changed rows, and the derived rows they touch. */
   changes(): Changes {
-    return new Changes(this.client, this.visibleBefore, (step) => this.onStep(step))
+    return new Changes(this.client, this.visibleBefore, this.facesBefore, this.seq, (step) => this.onStep(step))
   }
 
   /** Rows of the two large tables, to compare with the master's. */

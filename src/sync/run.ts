@@ -77,8 +77,8 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     options.signal?.addEventListener('abort', () => connection.destroy(), { once: true })
     if (options.signal?.aborted) throw new Error('sync stopped')
     await beginSnapshot(master)
-    // data_as_of: the master's clock as this snapshot is read, committed with the data it describes
-    run.setDataAsOf(await masterNow(master))
+    // data_as_of and the feed position: the master's clock as this snapshot is read, committed with the data
+    run.snapshotAt(await masterNow(master))
     phase('snapshot')
     const marks = { listing_daily_metrics: run.meta(watermarkKey('listing_daily_metrics')), call_logs: run.meta(watermarkKey('call_logs')) }
     const full = marks.call_logs === null

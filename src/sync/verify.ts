@@ -3,7 +3,8 @@
 // window of calls (by master id) and of listing rows (by store) per run; the
 // windows move on each run and wrap, so over several runs every row is
 // checked. Rows that differ are written again through the run's Changes and
-// counted as repaired. (The small tables are read whole every run.)
+// counted as repaired; when the call counts differ, every call is read and
+// calls the master no longer has are removed. (The small tables are read whole every run.)
 import type { Changes } from '../store/changes'
 import type { SyncRun } from '../store/syncRun'
 import { queryRows, streamRows, type Master } from './master'
@@ -34,9 +35,14 @@ export async function verify(master: Master, run: SyncRun, changes: Changes, { c
   const whole = Number(calls) !== local.calls
   const from = whole ? 0 : Number(run.meta('verify:call_logs') ?? 0)
   const to = whole ? Number.MAX_SAFE_INTEGER : from + window
+  // a whole pass also finds calls the master lost (a hard delete, which §3 rules out but a
+  // copy must survive): without it the counts would differ, and force this pass, forever
+  const sweep = whole ? changes.sweep() : undefined
   for await (const rows of streamRows<LargeRow<'call_logs'>>(master, `${selectFrom('call_logs')} WHERE id > ? AND id <= ?`, [from, to])) {
+    sweep?.seen(rows)
     repaired += changes.calls(rows)
   }
+  if (sweep) repaired += sweep.finish()
   run.setMeta('verify:call_logs', String(whole || to >= Number(maxId ?? 0) ? 0 : to))
 
   // listing rows: every field of a window of stores (about as many rows as the calls window)

@@ -23,7 +23,7 @@ const Body = t.Object({
   api_key: optionalString('api_key', apiKeyDescription),
 }, { title: 'CallHistoryRequest' })
 
-const CallRecord = t.Object({
+export const CallRecord = t.Object({
   website_id: Int(),
   sap_code: t.String(),
   dealership_name: t.String(),

@@ -20,6 +20,11 @@ export function visibilityOf(client: Database): Map<number, number> {
   return new Map(rows.map((r) => [r.website_id, r.visible]))
 }
 
+/** The ids of the visible stores. */
+export function storesVisible(client: Database): number[] {
+  return (client.query('SELECT website_id FROM stores WHERE visible = 1').all() as { website_id: number }[]).map((r) => r.website_id)
+}
+
 /** The stores whose visibility differs between two readings (a store gone counts as invisible). */
 export function storesThatTurned(before: Map<number, number>, after: Map<number, number>): number[] {
   const ids = new Set([...before.keys(), ...after.keys()])

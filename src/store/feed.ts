@@ -1,0 +1,110 @@
+// The change feed (changes.md): every call's feed position is the sync run
+// that last changed its record or its visibility, then its call_log_id. A run's
+// seq is the master's clock at its snapshot, in seconds, bumped past the last
+// run's, so positions never go back and replicas of one master number their
+// runs alike. The write side marks positions as a run changes calls (new,
+// edited, renumbered, moved, removed) and when a store's face in call records
+// changes; the read side lists positions after a cursor, one index range.
+import type { Database } from 'bun:sqlite'
+import { HISTORY_COLUMNS } from './calls'
+import { int } from './bound'
+import type { Store } from './open'
+import { perVersion, PER_VERSION } from './snapshot'
+
+/** 'YYYY-MM-DD HH:MM:SS' on the master's clock → whole seconds, read as UTC (no time zone involved). */
+const secondsOf = (masterNow: string) => Math.floor(Date.parse(`${masterNow.replace(' ', 'T')}Z`) / 1000)
+
+/** Opens this run's position in the feed; rolled back with the run if it fails. */
+export function openFeedSeq(client: Database, masterNow: string): number {
+  const last = client.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM feed_syncs').get()?.seq ?? 0
+  const seq = Math.max(secondsOf(masterNow), last + 1)
+  client.query('INSERT INTO feed_syncs (seq, master_now) VALUES (?, ?)').run(seq, masterNow)
+  return seq
+}
+
+/** What a store shows in its calls' records (spec 2.1), or '' when its calls are not visible. */
+export type StoreFaces = Map<number, string>
+
+export function storeFaces(client: Database): StoreFaces {
+  const rows = client
+    .query<{ website_id: number; face: string }, []>(
+      `SELECT website_id, iif(visible, json_array(sap_code, dealership_name, city, district, state, country, pincode), '') AS face FROM stores`,
+    )
+    .all()
+  return new Map(rows.map((r) => [r.website_id, r.face]))
+}
+
+/**
+ * Calls of a store whose face changed (renamed, moved city, turned visible or
+ * invisible, its dealer renamed or deactivated) take this run's position: one
+ * range of the calls table per store. A store that stays invisible moves nothing.
+ */
+export function moveCallsOfChangedStores(client: Database, before: StoreFaces, after: StoreFaces, seq: number): number {
+  const move = client.query('UPDATE calls SET feed_seq = ?1 WHERE website_id = ?2 AND feed_seq <> ?1')
+  let moved = 0
+  for (const id of new Set([...before.keys(), ...after.keys()])) {
+    if ((before.get(id) ?? '') !== (after.get(id) ?? '')) moved += move.run(seq, id).changes
+  }
+  return moved
+}
+
+/** A call the master no longer has: its delete keeps this run's position. */
+export function markGone(client: Database, callLogId: string, seq: number): void {
+  client.query('INSERT INTO feed_deleted (call_log_id, feed_seq) VALUES (?1, ?2) ON CONFLICT (call_log_id) DO UPDATE SET feed_seq = ?2').run(callLogId, seq)
+}
+
+/** A call back in the master after it was gone: its position is in calls again. */
+export function unmarkGone(client: Database, callLogId: string): void {
+  client.query('DELETE FROM feed_deleted WHERE call_log_id = ?').run(callLogId)
+}
+
+// ---- the read side ----
+
+export interface FeedState {
+  /** this store's random id (migration 0006): cursors it issued say so */
+  origin: string
+  /** the newest run's seq, 0 before the first */
+  head: number
+}
+
+export const feedState = perVersion((db: Store): FeedState => {
+  const client = db.$client
+  const origin = client.query<{ value: string }, []>(`${PER_VERSION} SELECT value FROM meta WHERE key = 'feed:origin'`).get()?.value ?? ''
+  const head = client.query<{ seq: number | null }, []>(`${PER_VERSION} SELECT max(seq) AS seq FROM feed_syncs`).get()?.seq ?? 0
+  return { origin, head }
+})
+
+/** The run before `seq` in this store (0 when none): changes at `seq` reached the master after it. */
+export function runBefore(db: Store, seq: number): number {
+  return db.$client.query<{ seq: number | null }, [number]>(`SELECT max(seq) AS seq FROM feed_syncs WHERE seq < ${int()}`).get(seq)?.seq ?? 0
+}
+
+/** Where a listing starts: strictly after a position, or at the first position of a run. */
+export type FeedStart = { after: { seq: number; callLogId: string } } | { fromSeq: number }
+
+export interface FeedRow extends Record<string, unknown> {
+  feed_seq: number
+  call_log_id: string
+  /** 1 when the call is visible (an upsert), 0 when it is not or is gone (a delete) */
+  visible: number
+}
+
+// A call's record as call history shows it, when its store is visible; a call of
+// no store, an unknown one or an invisible one is a delete
+const FROM_CALLS = `SELECT c.feed_seq, coalesce(s.visible, 0) AS visible, ${HISTORY_COLUMNS}
+  FROM calls c INDEXED BY calls_feed LEFT JOIN stores s ON s.website_id = c.website_id`
+const FROM_GONE = 'SELECT g.feed_seq, 0 AS visible, g.call_log_id FROM feed_deleted g INDEXED BY feed_deleted_position'
+
+/** Up to `limit` feed rows from `start`, in position order: one range of each position index. */
+export function feedRows(db: Store, start: FeedStart, limit: number): FeedRow[] {
+  // the row value's parameters stay bare: inside CAST, SQLite seeks on feed_seq alone and
+  // filters call_log_id, reading every earlier row of a run (a full load is one run)
+  const where = (t: string) => ('after' in start ? `(${t}.feed_seq, ${t}.call_log_id) > (?, ?)` : `${t}.feed_seq >= ${int()}`)
+  const params = 'after' in start ? [start.after.seq, start.after.callLogId] : [start.fromSeq]
+  const order = (t: string) => `ORDER BY ${t}.feed_seq, ${t}.call_log_id LIMIT ${int()}`
+  const calls = db.$client.query<FeedRow, (string | number)[]>(`${FROM_CALLS} WHERE ${where('c')} ${order('c')}`).all(...params, limit)
+  const gone = db.$client.query<FeedRow, (string | number)[]>(`${FROM_GONE} WHERE ${where('g')} ${order('g')}`).all(...params, limit)
+  if (gone.length === 0) return calls // the usual case: no call ever left the master
+  const byPosition = (a: FeedRow, b: FeedRow) => a.feed_seq - b.feed_seq || (a.call_log_id < b.call_log_id ? -1 : a.call_log_id > b.call_log_id ? 1 : 0)
+  return [...calls, ...gone].sort(byPosition).slice(0, limit)
+}
