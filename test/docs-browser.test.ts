@@ -1,5 +1,5 @@
 // The docs page as a person sees it: headless Chromium against the real server,
-// with every request that leaves loopback blocked. All six operations show, and
+// with every request that leaves loopback blocked. All seven operations show, and
 // "Try it out" on the product filter with a key returns a 200.
 import { afterAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
@@ -13,7 +13,7 @@ const { deps } = testApp()
 const server = startServer(deps, '127.0.0.1', 0, createLogger('error'))
 afterAll(() => server.stop(true))
 
-test.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('Swagger UI shows the six operations and "Try it out" works offline', async () => {
+test.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('Swagger UI shows the seven operations and "Try it out" works offline', async () => {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
@@ -31,7 +31,7 @@ test.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('Swagger UI shows the six 
     await page.waitForSelector('.opblock-summary', { timeout: 20_000 })
     const operations = await page.locator('.opblock-summary-path').allInnerTexts()
     expect(operations.map((t) => t.replace(/\u200b/g, '').trim()).sort()).toEqual(
-      ['/listing/calls', '/listing/daywise', '/listing/dealer', '/listing/employee', '/listing/listingtiles', '/products/filter'],
+      ['/listing/calls', '/listing/changes', '/listing/daywise', '/listing/dealer', '/listing/employee', '/listing/listingtiles', '/products/filter'],
     )
 
     // authorise with the header key, then try the product filter
