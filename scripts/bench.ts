@@ -17,6 +17,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { parseFlags } from './bench/args'
 import { openStore } from '../src/store/open'
+import { createChangesCursors } from '../src/changesCursor'
 import { createStorelookup } from '../src/storelookup'
 import { connectMaster, queryRows } from '../src/sync/master'
 import { probe, startServe, SYNC_ENDED, type ProbeStats } from './bench/probe'
@@ -54,6 +55,18 @@ if (!flags.has('--reuse') || !existsSync(dbPath)) {
   if (sync.exitCode !== 0) throw new Error('sync failed')
 }
 
+// the change feed's "cursor one day old" needs a day of changes after the first load
+{
+  const probeStore = openStore(dbPath, { migrate: false })
+  const runs = (probeStore.$client.query('SELECT count(*) AS n FROM feed_syncs').get() as { n: number }).n
+  probeStore.$client.close()
+  if (runs < 2) {
+    await applyDayOfChanges(master, { seed: 4242, changes: dayOfChangesAt(scale) })
+    const sync = Bun.spawnSync([process.execPath, 'src/main.ts', 'sync', '--db-path', dbPath, '--mysql-url', url], { stdout: 'inherit', stderr: 'inherit' })
+    if (sync.exitCode !== 0) throw new Error('sync failed')
+  }
+}
+
 // 2. request bodies for each scenario, from the data itself
 const store = openStore(dbPath, { readonly: true, migrate: false })
 const q = <T>(sql: string) => store.$client.query(sql).all() as T[]
@@ -76,6 +89,30 @@ const yearTotal = Number((store.$client.query(`SELECT (SELECT cum_answered + cum
   - coalesce((SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute < '${YEAR.from_date} 00:00' ORDER BY minute DESC LIMIT 1), 0) AS n`).get() as { n: number }).n)
 const lastPage = Math.ceil(yearTotal / 50)
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
+// change feed cursors: along a walk from the beginning, and along the walk over the last run (a day's changes)
+const cursors = createChangesCursors(SECRET)
+const origin = (store.$client.query("SELECT value FROM meta WHERE key = 'feed:origin'").get() as { value: string }).value
+const runs = (store.$client.query('SELECT seq FROM feed_syncs ORDER BY seq').all() as { seq: number }[]).map((r) => r.seq)
+const head = runs.at(-1)!
+const runBeforeSeq = (seq: number) => runs.filter((r) => r < seq).at(-1) ?? 0
+const cursorAt = (seq: number, callLogId: string) => ({ cursor: cursors.seal({ origin, after: { seq, callLogId }, base: runBeforeSeq(seq), head }), limit: 1000 })
+const feedPositions = (where: string, every: number) => {
+  const out: { feed_seq: number; call_log_id: string }[] = []
+  let i = 0
+  for (const p of store.$client.query(`SELECT feed_seq, call_log_id FROM calls INDEXED BY calls_feed ${where} ORDER BY feed_seq, call_log_id`).iterate() as Iterable<{ feed_seq: number; call_log_id: string }>) {
+    if (i++ % every === 0) out.push(p)
+  }
+  return out
+}
+const totalCalls = (store.$client.query('SELECT count(*) AS n FROM calls').get() as { n: number }).n
+const walkFromStart = [{ limit: 1000 }, ...feedPositions('', Math.ceil(totalCalls / 240)).map((p) => cursorAt(p.feed_seq, p.call_log_id))]
+const dayOld = (() => {
+  const before = runBeforeSeq(head)
+  const last = store.$client.query('SELECT call_log_id FROM calls INDEXED BY calls_feed WHERE feed_seq = ? ORDER BY call_log_id DESC LIMIT 1').get(before) as { call_log_id: string } | null
+  const start = last ? [cursorAt(before, last.call_log_id)] : []
+  return [...start, ...feedPositions(`WHERE feed_seq = ${head}`, 1000).slice(1).map((p) => cursorAt(p.feed_seq, p.call_log_id))]
+})()
+const dayItems = (store.$client.query('SELECT count(*) AS n FROM calls INDEXED BY calls_feed WHERE feed_seq = ?').get(head) as { n: number }).n
 
 interface Scenario {
   name: string
@@ -111,6 +148,9 @@ const scenarios: Scenario[] = [
     ours: stores.map((s) => ({ ...YEAR, storelookup: token(s.website_id), limit: 500 })), legacy: [] },
   { name: 'product filter, no filter', path: '/products/filter', target: SMALL, ours: range(50).map((i) => ({ page: 1 + i })), legacy: [] },
   { name: 'product filter, two filters', path: '/products/filter', target: SMALL, ours: colours.map((c) => ({ color: c.color, finish: c.finish })), legacy: [] },
+  // the change feed: answers of 1000 items all along a walk, held to the bulk answers' share
+  { name: 'change feed, walk from the beginning, limit 1000', path: '/listing/changes', target: BULK, ours: walkFromStart, legacy: [] },
+  { name: `change feed, walk from a cursor one day old (${dayItems} items), limit 1000`, path: '/listing/changes', target: BULK, ours: dayOld, legacy: [] },
 ]
 // the legacy service took a store id where we take a storelookup
 for (const s of scenarios) {
@@ -233,7 +273,7 @@ for (const s of selected) {
   ceiling.kill()
   await ceiling.exited
   let l: Result | undefined
-  if (withLegacy) {
+  if (withLegacy && s.path !== '/listing/changes') { // the legacy service has no change feed
     const legacy = await startLegacyFresh()
     l = await wrk(PORTS.legacy, s, s.legacy, duration)
     legacy.kill()

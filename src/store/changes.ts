@@ -167,6 +167,7 @@ export class Changes {
     this.visibleNow = new Set(storesVisible(this.client))
     const facesNow = storeFaces(this.client)
     moveCallsOfChangedStores(this.client, this.facesBefore, facesNow, this.seq)
+    this.step('derived:feed positions of changed stores')
     // a store that turned visible or invisible changes the all-stores minute counts wherever it has calls
     for (const id of storesThatTurned(this.visibleBefore, visibleNow)) for (const minute of minutesOfStore(this.client, id)) this.minutes.add(minute)
     this.step('derived:stores')
