@@ -56,6 +56,9 @@ function stringError(name: string, requiredMessage?: string, tooLongMessage?: st
 export const requiredString = (name: string, maxLength: number, requiredMessage: string, description: string, example: string) =>
   t.String({ minLength: 1, maxLength, description, examples: [example], error: stringError(name, requiredMessage) })
 
+/** An optional string's value as supplied, or null when it was not: omitted, null or "" (decision 4). */
+export const suppliedOrNull = <T>(v: T): Exclude<T, undefined | null | ''> | null => (isMissing(v) ? null : (v as Exclude<T, undefined | null | ''>))
+
 /** An optional string: null and "" mean "not supplied" (decision 4). */
 export const optionalString = (name: string, description: string, maxLength?: number, tooLongMessage?: string) =>
   t.Optional(

@@ -10,9 +10,9 @@ import { mobileOf, placeOf, renumberCallers } from './derive/callers'
 import { minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
-import { deriveStores, storesThatTurned, storesVisible, visibilityOf } from './derive/stores'
+import { deriveStores, isVisibleIn, storeFaces, storesThatTurned, type StoreFaces } from './derive/stores'
 import { isShownBlank } from './fieldRules'
-import { markGone, moveCallsOfChangedStores, storeFaces, unmarkGone, type StoreFaces } from './feed'
+import { markGone, moveCallsOfChangedStores, unmarkGone } from './feed'
 import { CALL_VALUES, METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 
 type StoredCall = Record<(typeof CALL_VALUES)[number], string | number | null> & { website_id: number; call_start_time: string; mobile: string; feed_seq: number }
@@ -26,26 +26,26 @@ export class Changes {
 
   constructor(
     private client: Database,
-    private visibleBefore: Map<number, number>,
-    /** what each store showed in its calls' records when the run began */
+    /** each store's visibility and face when the run began (derive/stores.ts) */
     private facesBefore: StoreFaces,
     /** this run's feed position */
     private seq: number,
     private step: (name: string) => void,
   ) {
-    // the small tables are in: which stores are visible now decides which changed calls move in the feed
+    // the small tables are in: derive the stores once for the run; which are visible now decides
+    // which changed calls move in the feed
     deriveStores(client)
-    this.visibleNow = new Set(storesVisible(client))
+    this.facesNow = storeFaces(client)
   }
 
-  private visibleNow: Set<number>
+  private readonly facesNow: StoreFaces
 
   /**
    * A change to a call moves it in the feed when a partner's copy may hold it: its store is
    * visible, or was when the run began. A call that was never visible keeps its position.
    */
   private shown(websiteId: number): boolean {
-    return this.visibleNow.has(websiteId) || (this.facesBefore.get(websiteId) ?? '') !== ''
+    return isVisibleIn(this.facesNow, websiteId) || isVisibleIn(this.facesBefore, websiteId)
   }
 
   /** Upserts listing rows; returns how many changed. */
@@ -162,14 +162,11 @@ export class Changes {
 
   /** The derived rows this run's rows touched, each table through its module; then a second pass starts afresh. */
   refresh(): void {
-    deriveStores(this.client)
-    const visibleNow = visibilityOf(this.client)
-    this.visibleNow = new Set(storesVisible(this.client))
-    const facesNow = storeFaces(this.client)
-    moveCallsOfChangedStores(this.client, this.facesBefore, facesNow, this.seq)
+    // the stores were derived when the run's Changes began, after the small tables: they hold still since
+    moveCallsOfChangedStores(this.client, this.facesBefore, this.facesNow, this.seq)
     this.step('derived:feed positions of changed stores')
     // a store that turned visible or invisible changes the all-stores minute counts wherever it has calls
-    for (const id of storesThatTurned(this.visibleBefore, visibleNow)) for (const minute of minutesOfStore(this.client, id)) this.minutes.add(minute)
+    for (const id of storesThatTurned(this.facesBefore, this.facesNow)) for (const minute of minutesOfStore(this.client, id)) this.minutes.add(minute)
     this.step('derived:stores')
     refreshMetricTotals(this.client, this.metricStores)
     this.step('derived:metrics')
@@ -181,8 +178,7 @@ export class Changes {
     this.step('derived:callers')
     deriveProducts(this.client)
     for (const touched of [this.days, this.minutes, this.callers, this.metricStores]) touched.clear()
-    this.visibleBefore = visibleNow
-    this.facesBefore = facesNow
+    this.facesBefore = this.facesNow
   }
 }
 

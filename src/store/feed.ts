@@ -7,6 +7,7 @@
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
 import { HISTORY_COLUMNS } from './calls'
+import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
 import { perVersion, PER_VERSION } from './snapshot'
@@ -20,18 +21,6 @@ export function openFeedSeq(client: Database, masterNow: string): number {
   const seq = Math.max(secondsOf(masterNow), last + 1)
   client.query('INSERT INTO feed_syncs (seq, master_now) VALUES (?, ?)').run(seq, masterNow)
   return seq
-}
-
-/** What a store shows in its calls' records (spec 2.1), or '' when its calls are not visible. */
-export type StoreFaces = Map<number, string>
-
-export function storeFaces(client: Database): StoreFaces {
-  const rows = client
-    .query<{ website_id: number; face: string }, []>(
-      `SELECT website_id, iif(visible, json_array(sap_code, dealership_name, city, district, state, country, pincode), '') AS face FROM stores`,
-    )
-    .all()
-  return new Map(rows.map((r) => [r.website_id, r.face]))
 }
 
 /**

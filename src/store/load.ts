@@ -3,8 +3,8 @@
 // rows the way an incremental run applies them (tests that add a few calls).
 // No sync run is recorded: the store has still never been synced.
 import { Changes } from './changes'
-import { visibilityOf } from './derive/stores'
-import { openFeedSeq, storeFaces } from './feed'
+import { storeFaces } from './derive/stores'
+import { openFeedSeq } from './feed'
 import { istNow, setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
@@ -32,7 +32,7 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void 
 export function applyChanges(db: Store, rows: { calls?: CallRow[]; metrics?: MetricRow[] }): void {
   const client = db.$client
   client.transaction(() => {
-    const changes = new Changes(client, visibilityOf(client), storeFaces(client), openFeedSeq(client, istNow()), () => {})
+    const changes = new Changes(client, storeFaces(client), openFeedSeq(client, istNow()), () => {})
     changes.metrics(rows.metrics ?? [])
     changes.calls(rows.calls ?? [])
     changes.refresh()

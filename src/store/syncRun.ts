@@ -5,8 +5,8 @@
 // back. The run hands store-shaped rows (rows.ts) to a FullLoad or to Changes.
 import type { Database } from 'bun:sqlite'
 import { Changes } from './changes'
-import { visibilityOf } from './derive/stores'
-import { openFeedSeq, storeFaces, type StoreFaces } from './feed'
+import { storeFaces, type StoreFaces } from './derive/stores'
+import { openFeedSeq } from './feed'
 import { setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
@@ -17,9 +17,7 @@ import { failRunRecord, finishRunRecord, startRunRecord } from './syncRuns'
 export class SyncRun {
   private readonly client: Database
   private readonly record: number
-  /** each store's visibility when the run began: the stores that turn move the minute totals */
-  private readonly visibleBefore: Map<number, number>
-  /** what each store showed in its calls' records when the run began: the stores that change move their calls in the feed */
+  /** each store's visibility and face when the run began: stores that turn move the minute totals, stores that change face move their calls in the feed */
   private readonly facesBefore: StoreFaces
   /** the run's feed position, opened with its snapshot */
   private feedSeq: number | undefined
@@ -35,7 +33,6 @@ export class SyncRun {
     this.client.run('PRAGMA cache_size = -32768')
     this.client.run('PRAGMA threads = 2')
     this.client.run('BEGIN IMMEDIATE')
-    this.visibleBefore = visibilityOf(this.client)
     this.facesBefore = storeFaces(this.client)
   }
 
@@ -78,7 +75,7 @@ export class SyncRun {
 
   /** The large tables' changed rows, and the derived rows they touch. */
   changes(): Changes {
-    return new Changes(this.client, this.visibleBefore, this.facesBefore, this.seq, (step) => this.onStep(step))
+    return new Changes(this.client, this.facesBefore, this.seq, (step) => this.onStep(step))
   }
 
   /** Rows of the two large tables, to compare with the master's. */

@@ -9,7 +9,7 @@ import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
 import { answer, okHead } from '../answer'
 import { ApiError, Message } from '../errors'
-import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField } from '../inputs'
+import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField, suppliedOrNull } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
 import { Int, okFields, responsesWith404, routeOptions } from '../responses'
 
@@ -69,7 +69,6 @@ const Ok = t.Object({
   data: t.Array(CallRecord),
 }, { title: 'CallHistoryAnswer' })
 
-const given = (v: string | null | undefined) => (v === undefined || v === null || v === '' ? null : v)
 
 export const callHistory = (deps: ApiDeps) =>
   new Elysia().use(apiContext(deps)).post(
@@ -78,9 +77,9 @@ export const callHistory = (deps: ApiDeps) =>
       readSnapshot(deps.db, () => {
         const range = dateRangeOf(body)
         const page = pageOf(body, 50, 500)
-        const sapCode = given(body.sap_code)
-        const lookup = given(body.storelookup)
-        const callLogId = given(body.call_log_id)
+        const sapCode = suppliedOrNull(body.sap_code)
+        const lookup = suppliedOrNull(body.storelookup)
+        const callLogId = suppliedOrNull(body.call_log_id)
         const cls = callClassOf(body.substatus)
         // a bad storelookup is a 400, so it is checked before the dealer lookup's 404 (decision 2)
         const store = lookup === null ? null : resolveStorelookup(deps, integration.id, lookup)
@@ -95,7 +94,7 @@ export const callHistory = (deps: ApiDeps) =>
           user: integration.name,
           from_date: range.from,
           to_date: range.to,
-          filters: { sap_code: sapCode, call_log_id: callLogId, substatus: given(body.substatus) },
+          filters: { sap_code: sapCode, call_log_id: callLogId, substatus: suppliedOrNull(body.substatus) },
           paging: { total_records: total, total_pages: paging.total_pages, page: paging.page, limit: paging.limit, returned: paging.returned, has_more: paging.has_more },
           data: data as (typeof CallRecord.static)[],
         })

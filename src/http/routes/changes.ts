@@ -1,17 +1,15 @@
 // POST /listing/changes — the change feed (changes.md): upserts and deletes of
 // calls in feed position order, after an opaque cursor.
 import { Elysia, t } from 'elysia'
-import type { ChangesCursor } from '../../changesCursor'
-import { MAX_CURSOR_CHARS } from '../../changesCursor'
-import { feedRows, feedState, runBefore, type FeedRow, type FeedStart } from '../../store/feed'
-import type { Store } from '../../store/open'
+import { MAX_CURSOR_CHARS, type ChangesCursor } from '../../changesCursor'
+import { feedRows, feedState, runBefore, type FeedRow, type FeedStart, type FeedState } from '../../store/feed'
 import { readSnapshot } from '../../store/snapshot'
 import { answer, okHead } from '../answer'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
 import { examples } from '../examples'
-import { limitField, optionalString, pageOf } from '../inputs'
+import { limitField, optionalString, pageOf, suppliedOrNull } from '../inputs'
 import { Int, okFields, responses, routeOptions } from '../responses'
 import { CallRecord } from './callHistory'
 
@@ -63,8 +61,7 @@ function itemOf({ feed_seq: _position, visible, ...record }: FeedRow): Item {
  * cursor has seen a newer run than this store holds, which answers nothing
  * until it catches up rather than send older states.
  */
-function startOf(db: Store, cursor: ChangesCursor | null): FeedStart | null {
-  const { origin, head } = feedState(db)
+function startOf({ origin, head }: FeedState, cursor: ChangesCursor | null): FeedStart | null {
   if (cursor === null || cursor.after === null) return cursor !== null && cursor.head > head ? null : { fromSeq: 0 }
   if (cursor.head > head) return null
   if (cursor.origin === origin) return { after: cursor.after }
@@ -77,15 +74,16 @@ export const changes = (deps: ApiDeps) =>
     ({ body, integration, request, set }) =>
       readSnapshot(deps.db, () => {
         const { limit } = pageOf({ limit: body.limit }, DEFAULT_LIMIT, MAX_LIMIT)
-        const given = body.cursor === undefined || body.cursor === null || body.cursor === '' ? null : body.cursor
+        const given = suppliedOrNull(body.cursor)
         const cursor = given === null ? null : deps.changesCursors.open(given)
         if (given !== null && cursor === null) throw new ApiError(400, Message.invalidCursor)
-        const start = startOf(deps.db, cursor)
+        const state = feedState(deps.db)
+        const start = startOf(state, cursor)
         // one more than asked: whether more follow is known without a count
         const rows = start === null ? [] : feedRows(deps.db, start, limit + 1)
         const hasMore = rows.length > limit
         if (hasMore) rows.length = limit
-        const { origin, head } = feedState(deps.db)
+        const { origin, head } = state
         const last = rows.at(-1)
         const next = last
           ? deps.changesCursors.seal({ origin, after: { seq: last.feed_seq, callLogId: last.call_log_id }, base: runBefore(deps.db, last.feed_seq), head })

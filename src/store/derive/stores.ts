@@ -14,19 +14,32 @@ export function deriveStores(client: Database): void {
       ELSE 'Dealer Name Not Available' END`)
 }
 
-/** Each store's visibility now (1 or 0), to tell afterwards which stores turned. */
-export function visibilityOf(client: Database): Map<number, number> {
-  const rows = client.query('SELECT website_id, visible FROM stores').all() as { website_id: number; visible: number }[]
-  return new Map(rows.map((r) => [r.website_id, r.visible]))
+/**
+ * Each store's visibility and what it shows in its calls' records (spec 2.1), read at once:
+ * the face, or '' when its calls are not visible. A run compares two readings to tell which
+ * stores turned (minute totals) and which changed face (the change feed, store/feed.ts).
+ */
+export type StoreFaces = Map<number, string>
+
+export function storeFaces(client: Database): StoreFaces {
+  const rows = client
+    .query<{ website_id: number; face: string }, []>(
+      `SELECT website_id, iif(visible, json_array(sap_code, dealership_name, city, district, state, country, pincode), '') AS face FROM stores`,
+    )
+    .all()
+  return new Map(rows.map((r) => [r.website_id, r.face]))
 }
+
+/** Visible in that reading (a store gone counts as invisible). */
+export const isVisibleIn = (faces: StoreFaces, websiteId: number) => (faces.get(websiteId) ?? '') !== ''
 
 /** The ids of the visible stores. */
 export function storesVisible(client: Database): number[] {
   return (client.query('SELECT website_id FROM stores WHERE visible = 1').all() as { website_id: number }[]).map((r) => r.website_id)
 }
 
-/** The stores whose visibility differs between two readings (a store gone counts as invisible). */
-export function storesThatTurned(before: Map<number, number>, after: Map<number, number>): number[] {
+/** The stores whose visibility differs between two readings. */
+export function storesThatTurned(before: StoreFaces, after: StoreFaces): number[] {
   const ids = new Set([...before.keys(), ...after.keys()])
-  return [...ids].filter((id) => (before.get(id) ?? 0) !== (after.get(id) ?? 0))
+  return [...ids].filter((id) => isVisibleIn(before, id) !== isVisibleIn(after, id))
 }
