@@ -20,7 +20,7 @@ import { openStore } from '../src/store/open'
 import { createChangesCursors } from '../src/changesCursor'
 import { createStorelookup } from '../src/storelookup'
 import { connectMaster, queryRows } from '../src/sync/master'
-import { probe, startServe, SYNC_ENDED, type ProbeStats } from './bench/probe'
+import { probe, startServe, SYNC_ENDED, waitForServer, type ProbeStats } from './bench/probe'
 import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
@@ -177,14 +177,7 @@ async function startCeiling(s: Scenario, bytes: Uint8Array) {
   const file = join(work, `${s.name.replace(/\W+/g, '_')}-ceiling.json`)
   writeFileSync(file, bytes)
   const proc = Bun.spawn([process.execPath, 'scripts/bench/ceiling.ts', String(PORTS.ceiling), file], { stdout: 'inherit', stderr: 'ignore' })
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${PORTS.ceiling}/`, { method: 'POST', body: '{}' })
-      break
-    } catch {
-      await Bun.sleep(50)
-    }
-  }
+  await waitForServer(`http://127.0.0.1:${PORTS.ceiling}/`, { method: 'POST', body: '{}' })
   return proc
 }
 // Its own process, like the service, started afresh for each scenario: a COUNT(*) over
@@ -195,26 +188,10 @@ async function startLegacyFresh() {
   const [running] = (await master.query("SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND command = 'Query' AND id <> CONNECTION_ID()")) as unknown as [{ id: number }[]]
   for (const { id } of running) await master.query(`KILL ${Number(id)}`).catch(() => {})
   const proc = Bun.spawn([process.execPath, 'scripts/bench/legacy.ts', url, String(PORTS.legacy)], { stdout: 'inherit', stderr: 'inherit' })
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${PORTS.legacy}/`, { method: 'POST', body: '{}' })
-      break
-    } catch {
-      await Bun.sleep(50)
-    }
-  }
+  await waitForServer(`http://127.0.0.1:${PORTS.legacy}/`, { method: 'POST', body: '{}' })
   return proc
 }
-for (const port of [PORTS.ours, PORTS.oursAll]) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/health`)
-      break
-    } catch {
-      await Bun.sleep(100)
-    }
-  }
-}
+for (const port of [PORTS.ours, PORTS.oursAll]) await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
 
 const call = (port: number, path: string, body: object, scenario = '') =>
   fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-scenario': scenario }, body: JSON.stringify(body) })

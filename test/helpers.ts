@@ -128,14 +128,4 @@ export async function expectFailure(t: TestApp, path: string, body: unknown, cod
   expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
 }
 
-/** Waits until a server answers at url (it may still be starting), and returns that answer. */
-export async function waitForServer(url: string): Promise<Response> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      return await fetch(url)
-    } catch {
-      await Bun.sleep(50)
-    }
-  }
-  throw new Error(`${url} never answered`)
-}
+export { waitForServer } from '../scripts/bench/probe'

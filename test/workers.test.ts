@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTest, TEST_KEYS } from '../db/fixtures/test'
 import { benchKey, seedMaster } from '../scripts/seed-master'
+import { gatherLines } from '../scripts/bench/probe'
 import { loadConfig } from '../src/config'
 import { startWorkers } from '../src/http/workers'
 import { createLogger } from '../src/log'
@@ -40,18 +41,8 @@ async function serve(args: string[], env: Record<string, string> = {}) {
     stderr: 'pipe',
   })
   started.push(proc)
-  const lines: string[] = []
+  const { lines, reading } = gatherLines(proc)
   let port = 0
-  const gather = async (stream: ReadableStream<Uint8Array>) => {
-    let rest = ''
-    for await (const chunk of stream) {
-      rest += new TextDecoder().decode(chunk)
-      const parts = rest.split('\n')
-      rest = parts.pop()!
-      lines.push(...parts)
-    }
-  }
-  const reading = Promise.all([gather(proc.stdout), gather(proc.stderr)])
   for (let i = 0; i < 200 && !port; i++) {
     const listening = lines.find((l) => l.includes('"msg":"listening"'))
     if (listening) port = Number(new URL(JSON.parse(listening).url).port)

@@ -48,9 +48,20 @@ export const formatStats = (s: ProbeStats) =>
 /** The line serve logs when its scheduled run has ended, either way. */
 export const SYNC_ENDED = /"msg":"sync (ok|failed|stopped and rolled back)"/
 
-/** `serve` as its own process; resolves once it answers /health. */
-export async function startServe(args: string[], env: Record<string, string | undefined>, port: number) {
-  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+/** Waits until a server answers at url (it may still be starting), and returns that answer. */
+export async function waitForServer(url: string, init?: RequestInit, tries = 100): Promise<Response> {
+  for (let i = 0; i < tries; i++) {
+    try {
+      return await fetch(url, init)
+    } catch {
+      await Bun.sleep(50)
+    }
+  }
+  throw new Error(`${url} never answered`)
+}
+
+/** A child's stdout and stderr gathered line by line as they come; `reading` ends with the child. */
+export function gatherLines(proc: { stdout: ReadableStream<Uint8Array>; stderr: ReadableStream<Uint8Array> }) {
   const lines: string[] = []
   const gather = async (stream: ReadableStream<Uint8Array>) => {
     let rest = ''
@@ -61,15 +72,14 @@ export async function startServe(args: string[], env: Record<string, string | un
       lines.push(...parts)
     }
   }
-  const reading = Promise.all([gather(proc.stdout), gather(proc.stderr)])
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/health`)
-      break
-    } catch {
-      await Bun.sleep(50)
-    }
-  }
+  return { lines, reading: Promise.all([gather(proc.stdout), gather(proc.stderr)]) }
+}
+
+/** `serve` as its own process; resolves once it answers /health. */
+export async function startServe(args: string[], env: Record<string, string | undefined>, port: number) {
+  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const { lines, reading } = gatherLines(proc)
+  await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
   return {
     proc,
     lines,
