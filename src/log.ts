@@ -4,6 +4,8 @@ export type Level = 'debug' | 'info' | 'warn' | 'error'
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 
 export interface Logger {
+  /** whether lines of this level are written: check before building costly fields */
+  enabled(level: Level): boolean
   debug(msg: string, fields?: Record<string, unknown>): void
   info(msg: string, fields?: Record<string, unknown>): void
   warn(msg: string, fields?: Record<string, unknown>): void
@@ -15,7 +17,7 @@ export function createLogger(level: Level, write: (line: string, level: Level) =
     if (RANK[l] < RANK[level]) return
     write(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }), l)
   }
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
+  return { enabled: (l) => RANK[l] >= RANK[level], debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }
 
 function defaultWrite(line: string, level: Level): void {

@@ -136,6 +136,14 @@ describe.each([...API_PATHS])('%s', (path) => {
     expectFailure(await post(t, path, { ...valid[path], api_key: TEST_KEYS.revoked }, {}), 401, 'Invalid API key')
   })
 
+  test('a key answered before is refused as soon as a sync revokes it', async () => {
+    const own = testApp()
+    expect((await post(own, path, valid[path])).status).toBe(200) // the key is now remembered
+    expect((await post(own, path, valid[path])).status).toBe(200)
+    own.db.$client.run("UPDATE integrations SET is_active = 0 WHERE name = 'Acme Partner'")
+    expectFailure(await post(own, path, valid[path]), 401, 'Invalid API key')
+  })
+
   test('a body key is not trimmed', async () => {
     expectFailure(await post(t, path, { ...valid[path], api_key: `${TEST_KEYS.acme} ` }, {}), 401, 'Invalid API key')
   })

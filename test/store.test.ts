@@ -95,6 +95,29 @@ describe('readSnapshot', () => {
     expect(served.$client.inTransaction).toBe(false)
   })
 
+  test('a serving connection shares one snapshot for a turn of the event loop, and sees a commit at the next turn', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    openStore(path).$client.close() // created and migrated
+    const served = openStore(path, { migrate: false, serving: true })
+    const sync = openStore(path)
+    const count = () => (served.$client.query('SELECT count(*) AS n FROM dealers').get() as { n: number }).n
+    const first = readSnapshot(served, count)
+    sync.$client.run("INSERT INTO dealers VALUES ('TURN1', 'Turn', 1)")
+    expect(readSnapshot(served, count)).toBe(first) // another answer of the same turn: the same snapshot
+    expect(served.$client.inTransaction).toBe(true)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(served.$client.inTransaction).toBe(false) // the turn's end let go of the WAL read lock
+    expect(readSnapshot(served, count)).toBe(first + 1)
+    await new Promise((resolve) => setImmediate(resolve))
+  })
+
+  test('a serving connection cannot write', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    openStore(path).$client.close()
+    const served = openStore(path, { migrate: false, serving: true })
+    expect(() => served.$client.run("INSERT INTO dealers VALUES ('W1', 'Write', 1)")).toThrow(/readonly|read-only|query_only/i)
+  })
+
   test('a failing handler still ends its read transaction', () => {
     const t = testApp()
     expect(() => readSnapshot(t.db, () => { throw new Error('boom') })).toThrow('boom')

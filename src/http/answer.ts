@@ -16,7 +16,11 @@ export function answer<T extends object>(ctx: { request: Request; set: { headers
   const data = (body as { data?: unknown }).data
   if (Array.isArray(data)) noteFor(ctx.request).rows = data.length
   const encoded = encodeBody(JSON.stringify(body), ctx.request.headers.get('accept-encoding'))
-  return new Response(encoded.body, { headers: { ...(ctx.set.headers as Record<string, string>), ...encoded.headers } })
+  const response = new Response(encoded.body, { headers: { ...(ctx.set.headers as Record<string, string>), ...encoded.headers } })
+  // the answer carries every header now: with any left in set.headers, Elysia would copy the
+  // answer into a new Response around its body's stream, and Bun would send it as a stream
+  ctx.set.headers = {}
+  return response
 }
 
 /** The fields every success answer starts with (responses.ts okFields), data_as_of read in the answer's snapshot. */

@@ -6,6 +6,7 @@ import { createLogger } from '../log'
 import { Metrics } from './prometheus'
 import { API_PATHS } from './paths'
 import type { ApiDeps } from './context'
+import { noteFor } from './accessLog'
 import { docs } from './docs'
 import { ApiError, failure, JSON_TYPE, Message } from './errors'
 import { callHistory } from './routes/callHistory'
@@ -31,13 +32,22 @@ const requestIdOf = (request: Request) => {
 export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info'), metrics = new Metrics(deps.db)) {
   const unexpected = new UnexpectedErrors(logger, (path) => metrics.unexpectedError(path))
   let whole: { handle(request: Request): Promise<Response> } | undefined // the document describes the app's routes
-  const app = new Elysia()
-    .onRequest(({ request, set }) => {
-      set.headers['x-request-id'] = requestIdOf(request)
+  // the path is found from the 8th character on, so a Host of any length routes (server.ts
+  // re-addresses a request that came without one); a plain-HTTP server's URLs all begin "http://"
+  const app = new Elysia({ handler: { standardHostname: false } })
+    .onRequest((ctx) => {
+      const { request, set } = ctx
+      // Elysia's context carries the path it routes by (not in its types here); reading the
+      // request's URL again would build the string again
+      const path = (ctx as { path?: string }).path ?? new URL(request.url).pathname
+      const id = requestIdOf(request)
+      set.headers['x-request-id'] = id
+      const note = noteFor(request)
+      note.path = path
+      note.requestId = id
       if (request.method === 'POST') return
       // Elysia also routes "/listing/dealer/" to the route, so 405 must know it too
-      const path = new URL(request.url).pathname.replace(/\/+$/, '')
-      if (apiPaths.has(path)) {
+      if (apiPaths.has(path.replace(/\/+$/, ''))) {
         const headers = { allow: 'POST', 'x-request-id': String(set.headers['x-request-id']) }
         // HEAD: the headers a GET would get, no body (RFC 9110 §9.3.2)
         if (request.method === 'HEAD') return new Response(null, { status: 405, headers: { ...headers, 'content-type': JSON_TYPE } })
@@ -47,6 +57,7 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(set.headers)) if (typeof v === 'string') headers[k] = v
+      set.headers = {} // the failure carries them (http/answer.ts says why)
       // Elysia wraps what a parse hook throws in its own ParseError
       const apiError = error instanceof ApiError ? error : (error as Error)?.cause instanceof ApiError ? ((error as Error).cause as ApiError) : null
       if (apiError) return failure(apiError.status, apiError.message, { ...headers, ...apiError.headers })
@@ -57,7 +68,7 @@ export function createApp(deps: ApiDeps, logger: ErrorLog = createLogger('info')
       }
       if (code === 'NOT_FOUND') return failure(404, Message.notFound, headers)
       if (code === 'PARSE') return failure(400, Message.invalidJson, headers)
-      unexpected.report(error, new URL(request.url).pathname, headers['x-request-id'])
+      unexpected.report(error, noteFor(request).path ?? '', headers['x-request-id'])
       return failure(500, Message.internal, headers)
     })
     .use(docs(() => whole!))

@@ -1,8 +1,9 @@
-// Starts Bun's HTTP server in front of the app: the access log, and keeping
-// what reaches Elysia well-formed. Elysia finds the path by skipping 11
-// characters of the URL, so a Host of three characters or fewer ("api") or no
-// Host at all (HTTP/1.0) would misroute or throw; such requests are
-// re-addressed to localhost.
+// Starts Bun's HTTP server in front of the app: the access log and the metrics.
+// A request that came without a Host (HTTP/1.0) has a relative URL in Bun, which
+// Elysia cannot route; it is re-addressed to localhost. Nothing here reads the
+// request's URL: on a request from the socket each read builds the string anew,
+// and reading and parsing it cost more than the metrics themselves (the app
+// notes the path it routed, accessLog.ts).
 import type { Server } from 'bun'
 import type { Logger } from '../log'
 import { noteFor } from './accessLog'
@@ -11,13 +12,10 @@ import type { ApiDeps } from './context'
 import { failure, Message } from './errors'
 import { Metrics } from './prometheus'
 
-/** The same request with a URL Elysia parses correctly. */
-function normalizeRequest(request: Request): Request {
+/** The same request addressed to localhost, for one without a Host header (its URL is then just a path). */
+function withHost(request: Request): Request {
   const url = request.url
-  const slash = url.startsWith('http') ? url.indexOf('/', url.indexOf('//') + 2) : 0
-  if (slash >= 11) return request
-  const path = slash < 0 ? '/' : url.slice(slash)
-  return new Request(`http://localhost${path}`, request)
+  return new Request(url.startsWith('/') ? `http://localhost${url}` : url, request)
 }
 
 interface ServerOptions {
@@ -27,7 +25,6 @@ interface ServerOptions {
 }
 
 export function startServer(deps: ApiDeps, host: string, port: number, log: Logger, { reusePort = false, metrics = new Metrics(deps.db) }: ServerOptions = {}): Server<undefined> {
-  const app = createApp(deps, log, metrics)
   return Bun.serve({
     hostname: host,
     port,
@@ -36,16 +33,26 @@ export function startServer(deps: ApiDeps, host: string, port: number, log: Logg
     // the app answers 413 itself from Content-Length, or after reading 64 KiB of
     // a chunked body; Bun's own limit would answer outside the envelope
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    async fetch(raw) {
-      const started = performance.now()
-      const request = normalizeRequest(raw)
-      const response = await app.handle(request)
-      const note = noteFor(request)
-      const path = new URL(request.url).pathname
-      metrics.observe(path, response.status, (performance.now() - started) / 1000)
-      // one line a request; the path only (no query string), never a header or the body
+    fetch: requestHandler(deps, log, metrics),
+    // last resort, should the app itself throw
+    error: () => failure(500, Message.internal),
+  })
+}
+
+/** What Bun.serve calls for each request: the app, with the access log and the metrics around it. */
+export function requestHandler(deps: ApiDeps, log: Logger, metrics: Metrics): (request: Request) => Promise<Response> {
+  const app = createApp(deps, log, metrics)
+  return async (raw) => {
+    const started = performance.now()
+    const request = raw.headers.get('host') ? raw : withHost(raw)
+    const response = await app.handle(request)
+    const note = noteFor(request)
+    const path = note.path ?? ''
+    metrics.observe(path, response.status, (performance.now() - started) / 1000)
+    // one line a request; the path only (no query string), never a header or the body
+    if (log.enabled('info')) {
       log.info('request', {
-        request_id: response.headers.get('x-request-id'),
+        request_id: note.requestId ?? null,
         integration: note.integration ?? null,
         method: request.method,
         path,
@@ -53,11 +60,9 @@ export function startServer(deps: ApiDeps, host: string, port: number, log: Logg
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         rows: note.rows ?? null,
       })
-      return response
-    },
-    // last resort, should the app itself throw
-    error: () => failure(500, Message.internal),
-  })
+    }
+    return response
+  }
 }
 
 /** Stop accepting, let requests in flight finish (up to 10 s), then close. */

@@ -33,7 +33,7 @@ const log = createLogger(config.logLevel, (line: string, level: Level) => {
   }
 })
 
-const db = openStore(config.dbPath, { migrate: false }) // serve migrated it before starting the workers
+const db = openStore(config.dbPath, { migrate: false, serving: true }) // serve migrated it before starting the workers
 const deps = apiDeps(db, config, secret, { expectSync: true, rateLimitMemory })
 const metrics = new Metrics(db, { processMetrics: false }) // the supervisor has them, once for the process
 // /metrics answers for the whole server: the supervisor gathers every worker's figures

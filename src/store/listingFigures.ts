@@ -36,16 +36,21 @@ export function metricTotals(db: Store, websiteId: number, from: string, to: str
 const CUMS = `seq, cum_search, cum_website_clicks, cum_call_clicks, cum_direction_requests, cum_business_bookings`
 type Cums = { seq: number; cum_search: number; cum_website_clicks: number; cum_call_clicks: number; cum_direction_requests: number; cum_business_bookings: number }
 const lastDay = (op: string) => `SELECT ${CUMS} FROM metrics WHERE website_id = ${int(1)} AND metric_date ${op} ${text(2)} ORDER BY metric_date DESC LIMIT 1`
+// built once: bun:sqlite finds a prepared statement by its SQL text, and a string built per call is hashed per call
+const UP_TO = lastDay('<=')
+const BEFORE = lastDay('<')
 const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
 
 /** Range totals of several stores, in the order given. */
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
-  const upTo = db.$client.query<Cums, [number, string]>(lastDay('<='))
-  const before = db.$client.query<Cums, [number, string]>(lastDay('<'))
-  return websiteIds.map((id) => {
+  const upTo = db.$client.query<Cums, [number, string]>(UP_TO)
+  const before = db.$client.query<Cums, [number, string]>(BEFORE)
+  const out: RangeTotals[] = new Array(websiteIds.length)
+  for (let i = 0; i < websiteIds.length; i++) {
+    const id = websiteIds[i]
     const u = upTo.get(id, to) ?? NONE
     const b = before.get(id, from) ?? NONE
-    return {
+    out[i] = {
       days: u.seq - b.seq,
       totals: {
         total_search: u.cum_search - b.cum_search,
@@ -55,7 +60,8 @@ export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to
         business_bookings: u.cum_business_bookings - b.cum_business_bookings,
       },
     }
-  })
+  }
+  return out
 }
 
 export function addTotals(into: MetricTotals, add: MetricTotals): void {

@@ -6,15 +6,18 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations, newestMigrationMillis } from './migrations'
 import * as schema from './schema'
+import { endSnapshot, shareSnapshotsPerTurn } from './snapshot'
 
 export type Store = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
 interface OpenOptions {
   readonly?: boolean
   migrate?: boolean
+  /** a serving worker's connection: it never writes (query_only), and shares a read snapshot per event-loop turn */
+  serving?: boolean
 }
 
-export function openStore(path: string, { readonly = false, migrate = !readonly }: OpenOptions = {}): Store {
+export function openStore(path: string, { readonly = false, migrate = !readonly, serving = false }: OpenOptions = {}): Store {
   if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true })
   let client: Database
   try {
@@ -30,10 +33,17 @@ export function openStore(path: string, { readonly = false, migrate = !readonly 
   client.run('PRAGMA temp_store = MEMORY')
   const db = drizzle({ client, schema }) as Store
   if (migrate) migrateStore(db)
+  if (serving) {
+    client.run('PRAGMA query_only = 1')
+    shareSnapshotsPerTurn(db)
+  }
   return db
 }
 
-export const closeStore = (db: Store) => db.$client.close()
+export function closeStore(db: Store): void {
+  endSnapshot(db)
+  db.$client.close()
+}
 
 function migrateStore(db: Store): void {
   let newestApplied = 0

@@ -2,6 +2,16 @@
 // the small tables (store/directory.ts, store/catalogue.ts) that match it. A
 // copy is rebuilt only when the store's data version moves, that is once after
 // each sync commits, never per request.
+//
+// A serving connection (openStore's `serving`: query_only, it never writes)
+// shares one read snapshot between every request of one turn of the event
+// loop: the first opens it, the turn's end closes it. Opening one costs two
+// statements and four to six system calls (the WAL read lock is taken and
+// released with file locks), as much as a small answer's own queries; under
+// load a turn holds dozens of requests. A request then sees every sync that
+// committed before its turn began, and its key check, totals and page all
+// come from that one snapshot. Other connections (tests, the demo seeding,
+// sync) open a snapshot per call, as they may write in between.
 import type { Store } from './open'
 
 /** Marks a statement that runs once per data version, not per request (the query-plan test counts them). */
@@ -10,13 +20,22 @@ export const PER_VERSION = '/* once per data version */'
 interface Tracked {
   /** the data version of the snapshot last opened on this connection */
   version: string
+  /** a serving connection: snapshots last a turn of the event loop */
+  perTurn: boolean
+  /** the turn's snapshot is open */
+  open: boolean
 }
 const tracked = new WeakMap<Store, Tracked>()
 
 const trackedOf = (db: Store): Tracked => {
   let t = tracked.get(db)
-  if (!t) tracked.set(db, (t = { version: '' }))
+  if (!t) tracked.set(db, (t = { version: '', perTurn: false, open: false }))
   return t
+}
+
+/** A connection that only serves reads: its snapshots are shared by the requests of one event-loop turn. */
+export function shareSnapshotsPerTurn(db: Store): void {
+  trackedOf(db).perTurn = true
 }
 
 /**
@@ -40,23 +59,41 @@ function noteVersion(db: Store): string {
  * synchronous, so no other request's statements can interleave.
  */
 export function readSnapshot<T>(db: Store, read: () => T): T {
+  const t = trackedOf(db)
+  if (t.open) return read()
   const client = db.$client
   if (client.inTransaction) {
     noteVersion(db) // a caller already holds one (tests, demo seeding)
     return read()
   }
   client.query('BEGIN').run()
-  try {
+  if (t.perTurn) {
+    t.open = true
+    setImmediate(() => endTurn(db, t))
     noteVersion(db) // its first read opens the snapshot
+    return read()
+  }
+  try {
+    noteVersion(db)
     return read()
   } finally {
     client.query('COMMIT').run() // read-only: nothing to roll back
   }
 }
 
-/** Brings the in-memory tables up to the latest commit, outside a handler's snapshot (authentication). */
-export function latestVersion(db: Store): void {
-  noteVersion(db)
+function endTurn(db: Store, t: Tracked): void {
+  t.open = false
+  try {
+    if (db.$client.inTransaction) db.$client.query('COMMIT').run()
+  } catch {
+    // the connection was closed within the turn (a worker stopping): nothing is held any more
+  }
+}
+
+/** Ends the turn's snapshot at once: before a connection closes. */
+export function endSnapshot(db: Store): void {
+  const t = trackedOf(db)
+  if (t.open) endTurn(db, t)
 }
 
 /**
