@@ -1,11 +1,11 @@
 // POST /products/filter — active products by attribute (spec 4.7, decisions 24-26).
 import { Elysia, t } from 'elysia'
-import { productPage, PRODUCT_FILTERS, type ProductFilter, type ProductFilters } from '../../store/products'
+import { productPage, PRODUCT_FILTERS, type Product as StoredProduct, type ProductFilter, type ProductFilters } from '../../store/products'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer, okHead } from '../answer'
+import { answerRows, okHead, renderRows } from '../answer'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
 import { Int, okFields, pagingFields, responses, routeOptions } from '../responses'
 
@@ -60,8 +60,22 @@ export function imageUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
 }
 
-export const productFilter = (deps: ApiDeps) =>
-  new Elysia().use(apiContext(deps)).post(
+export const productFilter = (deps: ApiDeps) => {
+  // a product's JSON, rendered the first time a page shows it in this data version
+  const rendered = new WeakMap<StoredProduct, string>()
+  const render = (p: StoredProduct) => {
+    let json = rendered.get(p)
+    if (json === undefined) {
+      const product: typeof Product.static = {
+        id: p.id, sku: p.sku, name: p.name, description: p.description, status: 1,
+        images: p.images.map((path) => imageUrl(deps.imageBaseUrl, path)),
+        color: p.color, finish: p.finish, series: p.series, size: p.size, surface: p.surface, range: p.range, texture: p.texture,
+      }
+      rendered.set(p, (json = JSON.stringify(product)))
+    }
+    return json
+  }
+  return new Elysia().use(apiContext(deps)).post(
     '/products/filter',
     ({ body, integration, request, set }) =>
       readSnapshot(deps.db, () => {
@@ -72,17 +86,11 @@ export const productFilter = (deps: ApiDeps) =>
           if (value !== undefined && value !== null && value !== '') filters[key] = value
         }
         const { total, rows } = productPage(deps.db, filters, page.limit, page.offset)
-        const data = rows.map((p) => ({
-          ...p,
-          status: 1 as const,
-          images: (JSON.parse(p.images) as string[]).map((path) => imageUrl(deps.imageBaseUrl, path)),
-        }))
-        return answer<typeof Ok.static>({ request, set }, {
+        return answerRows<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           user: integration.name,
-          ...pagingOf(total, page, data.length),
-          data,
-        })
+          ...pagingOf(total, page, rows.length),
+        }, renderRows<typeof Product.static, StoredProduct>(rows, render))
       }),
     routeOptions(Body, responses(Ok, examples['/products/filter']), {
       summary: 'Product filter',
@@ -91,3 +99,4 @@ export const productFilter = (deps: ApiDeps) =>
         'Active products matching every supplied filter, by id. Filters match exactly as written; an unknown value gives an empty `data`. `{}` returns the first page unfiltered.',
     }),
   )
+}
