@@ -61,7 +61,7 @@ function bruteCallerCounts(db: Store): Map<string, Expected> {
     .query<BaseCall, []>(
       `SELECT c.call_log_id, c.website_id, c.call_start_time, c.caller_number, c.duration_seconds,
          coalesce((SELECT s.visible FROM stores s WHERE s.website_id = c.website_id), 0) AS visible
-       FROM calls c`,
+       FROM calls_readable c`,
     )
     .all()
   const byMobile = new Map<string, BaseCall[]>()

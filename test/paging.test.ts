@@ -82,7 +82,7 @@ function bruteCalls(db: Store, f: CallFilter): BruteCall[] {
   return db.$client
     .query<BruteCall, (string | number)[]>(
       `SELECT c.call_log_id, c.website_id, c.call_start_time, c.substatus, c.caller_number, c.did_number, c.duration_seconds
-       FROM calls c JOIN stores s ON s.website_id = c.website_id
+       FROM calls_readable c JOIN stores s ON s.website_id = c.website_id
        WHERE ${where.join(' AND ')} ORDER BY c.call_start_time, c.call_log_id`,
     )
     .all(...args)

@@ -36,8 +36,11 @@ function dump(db: Store): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {}
   const tables = db.$client.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN ('meta', 'sync_runs', 'feed_syncs', 'feed_deleted', '__drizzle_migrations', 'sqlite_sequence')").all() as { name: string }[]
   for (const { name } of tables) {
-    const cols = (db.$client.query(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name).filter((c) => c !== 'feed_seq')
-    out[name] = db.$client.query(`SELECT ${cols.join(', ')} FROM ${name} ORDER BY ${cols.join(', ')}`).all()
+    // positions in the feed and the run that last changed a caller's total depend on the store's history, not its content
+    const cols = (db.$client.query(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name).filter((c) => c !== 'feed_seq' && !(name === 'callers' && c === 'seq'))
+    // a caller whose calls all left keeps a row with total 0 (derive/callers.ts): the same as no row
+    const where = name === 'callers' ? 'WHERE total > 0' : ''
+    out[name] = db.$client.query(`SELECT ${cols.join(', ')} FROM ${name} ${where} ORDER BY ${cols.join(', ')}`).all()
   }
   return out
 }
@@ -245,7 +248,7 @@ describe('time zones', () => {
     const [master] = (await m.master.query(
       "SELECT call_log_id, DATE_FORMAT(call_start_time, '%Y-%m-%d %H:%i:%s') AS t, DATE_FORMAT(created_at, '%Y-%m-%d %H:%i:%s') AS c, DATE_FORMAT(crm_synced_at, '%Y-%m-%d %H:%i:%s') AS s FROM call_logs ORDER BY id LIMIT 2000",
     )) as any
-    const local = db.$client.prepare('SELECT call_start_time AS t, created_at AS c, crm_synced_at AS s FROM calls WHERE call_log_id = ?')
+    const local = db.$client.prepare('SELECT call_start_time AS t, created_at AS c, crm_synced_at AS s FROM calls_readable WHERE call_log_id = ?')
     for (const row of master) expect(local.get(row.call_log_id)).toEqual({ t: row.t, c: row.c, s: row.s })
     const [dates] = (await m.master.query("SELECT website_id, DATE_FORMAT(metric_date, '%Y-%m-%d') AS d FROM listing_daily_metrics ORDER BY website_id, metric_date LIMIT 500")) as any
     const metric = db.$client.prepare('SELECT 1 AS ok FROM metrics WHERE website_id = ? AND metric_date = ?')

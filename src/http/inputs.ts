@@ -14,14 +14,22 @@ const isMissing = (v: unknown) => v === undefined || v === null || v === ''
 
 // Elysia's own 'date' format accepts 30 February and other spellings;
 // the contract wants YYYY-MM-DD naming a real calendar day (decision 7).
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+// Read character by character: it runs four times a request (the format check
+// and the order check of both dates), and a regular expression with its match
+// array cost a quarter of a microsecond each time.
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const digit = (value: string, i: number) => {
+  const c = value.charCodeAt(i) - 48
+  return c >= 0 && c <= 9 ? c : -1000
+}
 function isCalendarDay(value: string): boolean {
-  const m = DAY.exec(value)
-  if (!m) return false
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  if (mo < 1 || mo > 12 || d < 1) return false
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false // '-'
+  const y = digit(value, 0) * 1000 + digit(value, 1) * 100 + digit(value, 2) * 10 + digit(value, 3)
+  const mo = digit(value, 5) * 10 + digit(value, 6)
+  const d = digit(value, 8) * 10 + digit(value, 9)
+  if (y < 0 || mo < 1 || mo > 12 || d < 1) return false
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
-  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+  return d <= (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1])
 }
 FormatRegistry.Set('date', isCalendarDay)
 

@@ -1,6 +1,7 @@
 // Which calls a substatus filter selects (spec 4.1, decisions 12 and 22),
 // declared once: the request values, the classes of calls they select, and
 // from them the SQL, the counts and the call log's summary.
+import { SUBSTATUS_CODES } from './callCodec'
 import { minutesOf } from './fieldRules'
 
 const SUBSTATUSES = ['Answered', 'Missed', 'Offline'] as const
@@ -31,15 +32,15 @@ export const classSql = (cls: CallClass) => {
     cum: values.map((s) => `cum_${lower(s)}`).join(' + '),
     /** its count in the bucket */
     n: values.map(lower).join(' + '),
-    /** the condition on c.substatus (none for all) */
-    where: cls === 'all' ? '' : `AND c.substatus IN (${values.map((s) => `'${s}'`).join(', ')})`,
+    /** the condition on c.substatus, as stored (none for all) */
+    where: cls === 'all' ? '' : `AND c.substatus IN (${values.map((s) => SUBSTATUS_CODES[s]).join(', ')})`,
   }
 }
 
 /** SQL: calls and their seconds by substatus, over calls aliased `c`, one expression per column of COUNT_COLUMNS. */
 export const COUNT_EXPRESSIONS = [
-  ...SUBSTATUSES.map((s) => `sum(c.substatus = '${s}')`),
-  ...SUBSTATUSES.map((s) => `sum(iif(c.substatus = '${s}', c.duration_seconds, 0))`),
+  ...SUBSTATUSES.map((s) => `sum(c.substatus = ${SUBSTATUS_CODES[s]})`),
+  ...SUBSTATUSES.map((s) => `sum(iif(c.substatus = ${SUBSTATUS_CODES[s]}, c.duration_seconds, 0))`),
 ]
 export const COUNTS_SQL = COUNT_EXPRESSIONS.join(', ')
 export const COUNT_COLUMNS = ['answered', 'missed', 'offline', 'sec_answered', 'sec_missed', 'sec_offline'] as const

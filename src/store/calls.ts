@@ -2,11 +2,15 @@
 // Totals come from running totals (call_days per store, call_minutes for all
 // visible stores), never from counting calls. A page starts by finding the
 // bucket (day or minute) where its first row lies, then skips only the rows of
-// that bucket before it, so page N costs about what page 1 costs.
+// that bucket before it, so page N costs about what page 1 costs. The page is
+// one range read: of `calls` itself (time order) across stores, of the
+// covering index calls_store for one store. Rows leave in the wire shapes
+// (spec 2.1, 2.6), decoded from how they are stored (callCodec.ts).
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
-import { int, text } from './bound'
-import { isBlank, minutesSql } from './fieldRules'
-import { storesOfDealer, type StoreRow } from './directory'
+import { int } from './bound'
+import { mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
+import { isShownBlank, minutesOf } from './fieldRules'
+import { storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
 import type { Store } from './open'
 
 const ZERO: Counts = { answered: 0, missed: 0, offline: 0, secAnswered: 0, secMissed: 0, secOffline: 0 }
@@ -23,45 +27,110 @@ const diff = (a: Counts, b: Counts): Counts => ({
 const STORE_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_offline AS offline,
   cum_sec_answered AS secAnswered, cum_sec_missed AS secMissed, cum_sec_offline AS secOffline
   FROM call_days WHERE website_id = ${int()}`
+// built once: bun:sqlite finds a prepared statement by its SQL text, and a string built per call is hashed per call
+const STORE_UP_TO = `${STORE_CUM} AND day <= CAST(? AS TEXT) ORDER BY day DESC LIMIT 1`
+const STORE_BEFORE = `${STORE_CUM} AND day < CAST(? AS TEXT) ORDER BY day DESC LIMIT 1`
 
 /** A store's calls in [from, to] by substatus, with their seconds: two seeks. */
 function storeCounts(db: Store, websiteId: number, from: string, to: string): { before: Counts; range: Counts } {
-  const q = (op: string) =>
-    db.$client.query<Counts, [number, string]>(`${STORE_CUM} AND day ${op} ${text()} ORDER BY day DESC LIMIT 1`)
-  const upTo = q('<=').get(websiteId, to) ?? ZERO
-  const before = q('<').get(websiteId, from) ?? ZERO
+  const upTo = db.$client.query<Counts, [number, string]>(STORE_UP_TO).get(websiteId, to) ?? ZERO
+  const before = db.$client.query<Counts, [number, string]>(STORE_BEFORE).get(websiteId, from) ?? ZERO
   return { before, range: diff(upTo, before) }
 }
 
 const GLOBAL_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_offline AS offline,
   0 AS secAnswered, 0 AS secMissed, 0 AS secOffline FROM call_minutes`
+const GLOBAL_UP_TO = `${GLOBAL_CUM} WHERE minute <= CAST(? AS TEXT) ORDER BY minute DESC LIMIT 1`
+const GLOBAL_BEFORE = `${GLOBAL_CUM} WHERE minute < CAST(? AS TEXT) ORDER BY minute DESC LIMIT 1`
 
 function globalCounts(db: Store, from: string, to: string): { before: Counts; range: Counts } {
-  const q = (op: string) => db.$client.query<Counts, [string]>(`${GLOBAL_CUM} WHERE minute ${op} ${text()} ORDER BY minute DESC LIMIT 1`)
-  const upTo = q('<=').get(`${to} 23:59`) ?? ZERO
-  const before = q('<').get(`${from} 00:00`) ?? ZERO
+  const upTo = db.$client.query<Counts, [string]>(GLOBAL_UP_TO).get(`${to} 23:59`) ?? ZERO
+  const before = db.$client.query<Counts, [string]>(GLOBAL_BEFORE).get(`${from} 00:00`) ?? ZERO
   return { before, range: diff(upTo, before) }
 }
 
-// A caller's lifetime calls (store/derive/callers.ts): one seek into a small table.
-const CALLER_TOTAL = '(SELECT m.total FROM callers m WHERE m.mobile = c.mobile)'
+// ---- rows: what a page reads, and the two wire shapes it leaves in ----
 
-// The two wire shapes a call row leaves in: call history (spec 2.1, also the change
-// feed's upserts) and call log (2.6).
-const MINUTES = minutesSql('c.duration_seconds')
-export const HISTORY_COLUMNS = `c.website_id, s.sap_code, s.dealership_name, s.city, s.district, s.state, s.country, s.pincode,
-  c.call_log_id, c.caller_number AS call_number_with_c_code, c.mobile, c.call_start_time,
-  ${MINUTES} AS call_duration_minutes, c.did_number AS call_did_number, c.event_type AS call_event_type, c.substatus,
-  iif(${isBlank('c.recording_url')}, NULL, c.recording_url) AS call_recording_url,
-  iif(${isBlank('c.crm_lead_id')}, NULL, c.crm_lead_id) AS crm_lead_id,
-  c.crm_synced_at, ${CALLER_TOTAL} AS total_calls_from_caller, c.prev_calls_count, c.created_at`
-const LOG = `c.call_log_id, c.caller_number, c.call_start_time, ${MINUTES} AS call_duration_minutes,
-  c.did_number, c.event_type AS call_event_type, c.substatus, ${CALLER_TOTAL} AS total_calls_from_caller,
-  c.prev_calls_count, iif(${isBlank('c.recording_url')}, '', c.recording_url) AS recording_url`
+/** A stored call as a page reads it, with its caller's lifetime total. */
+interface CallRead {
+  website_id: number
+  call_log_id: string
+  caller_number: string
+  start: number // a range never holds a start that is no time (callCodec.ts)
+  duration_seconds: number
+  did_number: string
+  event_type: string
+  substatus: number | string
+  recording_url: string | null
+  crm_lead_id: string | null
+  crm_synced_at: number | string | null
+  created_at: number | string
+  mobile: number
+  prev_calls_count: number
+  total: number
+}
+
+// A caller's lifetime calls (store/derive/callers.ts): one seek into a small table.
+const CALLER_TOTAL = '(SELECT m.total FROM callers m WHERE m.mobile = c.mobile) AS total'
+const CALL_COLUMNS = `c.website_id, c.call_log_id, c.caller_number, c.start, c.duration_seconds, c.did_number, c.event_type, c.substatus,
+  c.recording_url, c.crm_lead_id, c.crm_synced_at, c.created_at, c.mobile, c.prev_calls_count, ${CALLER_TOTAL}`
+
+const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
+
+/** A call record (spec 2.1), its store's part given. Field order is the documented one. */
+export function historyRecord(c: Omit<CallRead, 'total'>, store: StoreFace, total: number) {
+  return {
+    website_id: store.website_id,
+    sap_code: store.sap_code,
+    dealership_name: store.dealership_name,
+    city: store.city,
+    district: store.district,
+    state: store.state,
+    country: store.country,
+    pincode: store.pincode,
+    call_log_id: c.call_log_id,
+    call_number_with_c_code: c.caller_number,
+    mobile: mobileDigits(c.mobile),
+    call_start_time: timeText(c.start),
+    call_duration_minutes: minutesOf(c.duration_seconds),
+    call_did_number: c.did_number,
+    call_event_type: c.event_type,
+    substatus: substatusOf(c.substatus),
+    call_recording_url: nullIfBlank(c.recording_url),
+    crm_lead_id: nullIfBlank(c.crm_lead_id),
+    crm_synced_at: timeAfter(c.crm_synced_at, c.start),
+    total_calls_from_caller: total,
+    prev_calls_count: c.prev_calls_count,
+    created_at: timeAfter(c.created_at, c.start)!,
+  }
+}
+export type HistoryRecord = ReturnType<typeof historyRecord>
+
+/** A call-log row (spec 2.6). */
+function logRow(c: CallRead) {
+  return {
+    call_log_id: c.call_log_id,
+    caller_number: c.caller_number,
+    call_start_time: timeText(c.start),
+    call_duration_minutes: minutesOf(c.duration_seconds),
+    did_number: c.did_number,
+    call_event_type: c.event_type,
+    substatus: substatusOf(c.substatus),
+    total_calls_from_caller: c.total,
+    prev_calls_count: c.prev_calls_count,
+    recording_url: isShownBlank(c.recording_url) ? '' : c.recording_url!,
+  }
+}
+export type LogRow = ReturnType<typeof logRow>
 
 type Shape = 'history' | 'log'
-const COLUMNS: Record<Shape, string> = { history: HISTORY_COLUMNS, log: LOG }
-const JOINS = 'JOIN stores s ON s.website_id = c.website_id'
+type Shaped<S extends Shape> = S extends 'history' ? HistoryRecord : LogRow
+
+function shape<S extends Shape>(db: Store, rows: CallRead[], as: S): Shaped<S>[] {
+  if (as === 'log') return rows.map(logRow) as Shaped<S>[]
+  // every row of a page is of a visible store (the query's scope or join): the directory has its face
+  return rows.map((r) => historyRecord(r, visibleStore(db, r.website_id)!.face, r.total)) as Shaped<S>[]
+}
 
 /** Which stores a request covers: one store, several (a dealer's), or every visible store. */
 export type Scope = { kind: 'store'; websiteId: number } | { kind: 'stores'; websiteIds: number[] } | { kind: 'all' }
@@ -69,7 +138,7 @@ export type Scope = { kind: 'store'; websiteId: number } | { kind: 'stores'; web
 interface CallSet {
   total: number
   counts: Counts
-  page(offset: number, limit: number, shape: Shape): Record<string, unknown>[]
+  page<S extends Shape>(offset: number, limit: number, as: S): Shaped<S>[]
 }
 
 export interface Range {
@@ -89,39 +158,67 @@ export function callSet(db: Store, scope: Scope, range: Range, cls: CallClass): 
   return allSet(db, range, cls)
 }
 
-type PageAt = (target: number, offset: number, limit: number, shape: Shape) => Record<string, unknown>[]
+type PageAt = (target: number, offset: number, limit: number) => CallRead[]
 
 /**
  * A call set from its counts before and within the range: the total at once, a
  * page on demand from its place in the running totals (`target`: the rows of
  * the class before the page's first, counted from the beginning of time).
  */
-function setFrom(counts: { before: Counts; range: Counts }, cls: CallClass, pageAt: PageAt): CallSet {
+function setFrom(db: Store, counts: { before: Counts; range: Counts }, cls: CallClass, pageAt: PageAt): CallSet {
   const total = countOf(counts.range, cls)
   const before = countOf(counts.before, cls)
-  return { total, counts: counts.range, page: (offset, limit, shape) => (offset >= total ? [] : pageAt(before + offset, offset, limit, shape)) }
+  return {
+    total,
+    counts: counts.range,
+    page: (offset, limit, as) => (offset >= total ? [] : shape(db, pageAt(before + offset, offset, limit), as)),
+  }
 }
 
-function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): CallSet {
+/** The SQL of each class, built once per class (statements are found by their text). */
+function perClass<T>(build: (cls: CallClass) => T): (cls: CallClass) => T {
+  const built = new Map<CallClass, T>()
+  return (cls) => {
+    let sql = built.get(cls)
+    if (sql === undefined) built.set(cls, (sql = build(cls)))
+    return sql
+  }
+}
+
+const storeSql = perClass((cls) => {
   const { cum, n, where } = classSql(cls)
-  return setFrom(storeCounts(db, websiteId, range.from, range.to), cls, (target, _offset, limit, shape) => {
+  return {
     // the first day whose running total passes the target; only that day's earlier rows are skipped
-    const start = db.$client
-      .query<{ day: string; skipped: number }, [number, string, number]>(
-        `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
-         WHERE website_id = ${int()} AND day >= ${text()} AND ${cum} > ? ORDER BY day LIMIT 1`,
-      )
-      .get(websiteId, range.from, target)
+    start: `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
+      WHERE website_id = ${int()} AND day >= CAST(? AS TEXT) AND ${cum} > ? ORDER BY day LIMIT 1`,
+    page: `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_store
+      WHERE c.website_id = ${int()} AND c.start >= ${int()} AND c.start <= ${int()} ${where}
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
+  }
+})
+
+function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): CallSet {
+  const sql = storeSql(cls)
+  return setFrom(db, storeCounts(db, websiteId, range.from, range.to), cls, (target, _offset, limit) => {
+    const start = db.$client.query<{ day: string; skipped: number }, [number, string, number]>(sql.start).get(websiteId, range.from, target)
     if (!start) return []
     return db.$client
-      .query<Record<string, unknown>, [number, string, string, number, number]>(
-        `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
-         WHERE c.website_id = ${int()} AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${where}
-         ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
-      )
-      .all(websiteId, `${start.day} 00:00:00`, range.toTime, limit, target - start.skipped)
+      .query<CallRead, [number, number, number, number, number]>(sql.page)
+      .all(websiteId, secondsOf(`${start.day} 00:00:00`)!, secondsOf(range.toTime)!, limit, target - start.skipped)
   })
 }
+
+const storesSql = perClass((cls) => {
+  const { n, where } = classSql(cls)
+  return {
+    days: `SELECT day, sum(${n}) AS n FROM call_days
+      WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= CAST(? AS TEXT) AND day <= CAST(? AS TEXT)
+      GROUP BY day ORDER BY day`,
+    page: `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_store
+      WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.start >= ${int()} AND c.start <= ${int()} ${where}
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
+  }
+})
 
 // Several stores (a dealer with more than one showroom): per-day counts of the
 // stores bound the rows to read to the days the page spans, so the merge sort
@@ -133,15 +230,9 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += c[k]
   }
   const ids = JSON.stringify(websiteIds)
-  const { n, where } = classSql(cls)
-  return setFrom({ before: ZERO, range: counts }, cls, (_target, offset, limit, shape) => {
-    const days = db.$client
-      .query<{ day: string; n: number }, [string, string, string]>(
-        `SELECT day, sum(${n}) AS n FROM call_days
-         WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= ${text()} AND day <= ${text()}
-         GROUP BY day ORDER BY day`,
-      )
-      .all(ids, range.from, range.to)
+  const sql = storesSql(cls)
+  return setFrom(db, { before: ZERO, range: counts }, cls, (_target, offset, limit) => {
+    const days = db.$client.query<{ day: string; n: number }, [string, string, string]>(sql.days).all(ids, range.from, range.to)
     let seen = 0
     let first: { day: string; skip: number } | undefined
     let last = range.to
@@ -155,21 +246,27 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     }
     if (!first) return []
     return db.$client
-      .query<Record<string, unknown>, [string, string, string, number, number]>(
-        `SELECT ${COLUMNS[shape]} FROM calls c ${JOINS}
-         WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${where}
-         ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
-      )
-      .all(ids, `${first.day} 00:00:00`, `${last} 23:59:59`, limit, first.skip)
+      .query<CallRead, [string, number, number, number, number]>(sql.page)
+      .all(ids, secondsOf(`${first.day} 00:00:00`)!, secondsOf(`${last} 23:59:59`)!, limit, first.skip)
   })
 }
 
-function allSet(db: Store, range: Range, cls: CallClass): CallSet {
+const allSql = perClass((cls) => {
   const { cum, n, where } = classSql(cls)
-  const upTo = db.$client.query<{ minute: string; cum: number; skipped: number }, [string]>(
-    `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ${text()} ORDER BY minute DESC LIMIT 1`,
-  )
-  return setFrom(globalCounts(db, range.from, range.to), cls, (target, _offset, limit, shape) => {
+  return {
+    upTo: `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= CAST(? AS TEXT) ORDER BY minute DESC LIMIT 1`,
+    // time order across stores is the table's own; the join keeps visible stores only
+    page: `SELECT ${CALL_COLUMNS} FROM calls c
+      CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
+      WHERE c.start >= ${int()} AND c.start <= ${int()} ${where}
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
+  }
+})
+
+function allSet(db: Store, range: Range, cls: CallClass): CallSet {
+  const sql = allSql(cls)
+  const upTo = db.$client.query<{ minute: string; cum: number; skipped: number }, [string]>(sql.upTo)
+  return setFrom(db, globalCounts(db, range.from, range.to), cls, (target, _offset, limit) => {
     // the first minute whose running total passes the target: a binary search
     // over the minutes of the range, each probe one primary-key seek
     let lo = minuteNumber(`${range.from} 00:00`)
@@ -181,33 +278,27 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
     }
     const start = upTo.get(minuteText(lo))
     if (!start) return []
-    // time order across stores comes from calls_time; the join keeps visible stores only
     return db.$client
-      .query<Record<string, unknown>, [string, string, number, number]>(
-        `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_time
-         CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-         WHERE c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${where}
-         ORDER BY c.call_start_time, c.call_log_id LIMIT ? OFFSET ?`,
-      )
-      .all(`${start.minute}:00`, range.toTime, limit, target - start.skipped)
+      .query<CallRead, [number, number, number, number]>(sql.page)
+      .all(secondsOf(`${start.minute}:00`)!, secondsOf(range.toTime)!, limit, target - start.skipped)
   })
 }
 
-// 'YYYY-MM-DD HH:MM' ⇄ minutes since 1970, by UTC arithmetic on the text (no time zone involved)
-const minuteNumber = (text: string) => Date.UTC(+text.slice(0, 4), +text.slice(5, 7) - 1, +text.slice(8, 10), +text.slice(11, 13), +text.slice(14, 16)) / 60_000
-const minuteText = (n: number) => new Date(n * 60_000).toISOString().slice(0, 16).replace('T', ' ')
+// 'YYYY-MM-DD HH:MM' ⇄ minutes since 1970 (no time zone involved)
+const minuteNumber = (text: string) => secondsOf(`${text}:00`)! / 60
+const minuteText = (n: number) => timeText(n * 60).slice(0, 16)
+
+const byIdSql = perClass((cls) => `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_call_log_id
+  WHERE c.call_log_id = CAST(? AS TEXT) AND c.start >= ${int()} AND c.start <= ${int()} ${classSql(cls).where}`)
 
 /** One call by call_log_id, if it is visible, in range, in scope and of the class. */
-function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): Record<string, unknown>[] {
+function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): HistoryRecord[] {
   const rows = db.$client
-    .query<Record<string, unknown> & { website_id: number }, [string, string, string]>(
-      `SELECT ${HISTORY_COLUMNS} FROM calls c ${JOINS}
-       WHERE c.call_log_id = ${text()} AND s.visible = 1 AND c.call_start_time >= ${text()} AND c.call_start_time <= ${text()} ${classSql(cls).where}`,
-    )
-    .all(callLogId, range.fromTime, range.toTime)
-  if (scope.kind === 'all') return rows
-  const ids = scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds
-  return rows.filter((r) => ids.includes(r.website_id))
+    .query<CallRead, [string, number, number]>(byIdSql(cls))
+    .all(callLogId, secondsOf(range.fromTime)!, secondsOf(range.toTime)!)
+    .filter((r) => visibleStore(db, r.website_id) !== null)
+  const inScope = scope.kind === 'all' ? rows : rows.filter((r) => (scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds).includes(r.website_id))
+  return shape(db, inScope, 'history')
 }
 
 /**
@@ -231,3 +322,7 @@ export function callHistoryPage(db: Store, scope: Scope, range: Range, cls: Call
   const set = callSet(db, scope, range, cls)
   return { total: set.total, data: set.page(page.offset, page.limit, 'history') }
 }
+
+/** What a page reads of a call, for the change feed's rows (store/feed.ts). */
+export const CALL_READ_COLUMNS = CALL_COLUMNS
+export type { CallRead }

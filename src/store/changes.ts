@@ -6,22 +6,27 @@
 // the run's feed position (feed.ts).
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
-import { mobileOf, placeOf, renumberCallers } from './derive/callers'
+import { callValues, STORED_CALL_COLUMNS, timeText, type StoredValue } from './callCodec'
+import { comparePlaces, renumberCallers, type Place } from './derive/callers'
 import { minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
 import { deriveStores, isVisibleIn, storeFaces, storesThatTurned, type StoreFaces } from './derive/stores'
 import { isShownBlank } from './fieldRules'
 import { markGone, moveCallsOfChangedStores, unmarkGone } from './feed'
-import { CALL_VALUES, METRIC_VALUES, type CallRow, type MetricRow } from './rows'
+import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 
-type StoredCall = Record<(typeof CALL_VALUES)[number], string | number | null> & { website_id: number; call_start_time: string; mobile: string; feed_seq: number }
+// a stored call's values in STORED_CALL_COLUMNS order, then its feed position
+const [START, , WEBSITE, , DURATION, , , SUBSTATUS, , , , , MOBILE] = STORED_CALL_COLUMNS.map((_, i) => i)
+const STORED = STORED_CALL_COLUMNS.join(', ')
+// the values that are not the call's key (start, call_log_id)
+const VALUES = STORED_CALL_COLUMNS.slice(2)
 
 export class Changes {
   // what this run's rows touched, refreshed by refresh()
   private days = new Set<string>() // `${website_id}|${day}`
   private minutes = new Set<string>()
-  private callers = new Map<string, string>() // mobile → earliest touched place
+  private callers = new Map<number, Place>() // mobile → earliest touched place
   private metricStores = new Map<number, string>() // website_id → earliest changed date
 
   constructor(
@@ -65,45 +70,43 @@ export class Changes {
 
   /** Upserts calls by call_log_id; returns how many changed. */
   calls(rows: CallRow[]): number {
-    const find = this.client.query(`SELECT website_id, call_start_time, mobile, feed_seq, ${CALL_VALUES.join(', ')} FROM calls WHERE call_log_id = ?`)
-    const remove = this.client.query('DELETE FROM calls WHERE call_log_id = ?')
-    const insert = this.client.query(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, feed_seq)
-      VALUES (?, ?, ?, ?, ${CALL_VALUES.map(() => '?').join(', ')}, ?)`)
+    const find = this.client.query<StoredValue[], [string]>(`SELECT ${STORED}, feed_seq FROM calls WHERE call_log_id = ?`)
+    const remove = this.client.query('DELETE FROM calls WHERE start = ? AND call_log_id = ?')
+    const insert = this.client.query(`INSERT INTO calls (${STORED}, feed_seq) VALUES (${STORED_CALL_COLUMNS.map(() => '?').join(', ')}, ?)`)
     // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
-    const update = this.client.query(`UPDATE calls SET mobile = ?, ${CALL_VALUES.map((c) => `${c} = ?`).join(', ')},
-      feed_seq = iif(?, ${this.seq}, feed_seq) WHERE call_log_id = ?`)
+    const update = this.client.query(`UPDATE calls SET ${VALUES.map((c) => `${c} = ?`).join(', ')},
+      feed_seq = iif(?, ${this.seq}, feed_seq) WHERE start = ? AND call_log_id = ?`)
     let changed = 0
     // by call_log_id, the unique index each row is looked up in: a batch then walks it in order
     for (const r of [...rows].sort((a, b) => (a.call_log_id < b.call_log_id ? -1 : 1))) {
-      const websiteId = r.website_id ?? 0 // the store's stand-in for no store
-      const time = r.call_start_time
+      const values = callValues(r)
       const id = r.call_log_id
-      const mobile = mobileOf(r.caller_number)
-      const values = CALL_VALUES.map((c) => r[c] ?? null)
-      const old = find.get(id) as StoredCall | null
+      const old = find.values(id)[0] as StoredValue[] | undefined
       if (!old) {
         // a new call always takes the run's position, visible or not: a partner whose copy came
         // from another replica may hold it (changes.md 5), and a delete it never needed is harmless
         unmarkGone(this.client, id)
-        insert.run(websiteId, time, id, mobile, ...values, this.seq)
-        this.touchCounts(websiteId, time)
-        this.touchCaller(mobile, time, id)
-      } else if (old.website_id === websiteId && old.call_start_time === time) {
-        if (CALL_VALUES.every((c, i) => old[c] === values[i])) continue
-        update.run(mobile, ...values, shownDiffers(old, values) && this.shown(websiteId) ? 1 : 0, id)
+        insert.run(...values, this.seq)
+        this.touchCounts(values)
+        this.touchCaller(values)
+      } else if (old[WEBSITE] === values[WEBSITE] && old[START] === values[START]) {
+        if (values.every((v, i) => old[i] === v)) continue
+        const websiteId = values[WEBSITE] as number
+        update.run(...values.slice(2), shownDiffers(old, values) && this.shown(websiteId) ? 1 : 0, values[START], id)
         // a recording or CRM field filled in later changes no count; a corrected substatus does
-        if (old.substatus !== r.substatus || old.duration_seconds !== r.duration_seconds) this.touchCounts(websiteId, time)
-        if (old.mobile !== mobile) {
-          this.touchCaller(old.mobile, time, id)
-          this.touchCaller(mobile, time, id)
+        if (old[SUBSTATUS] !== values[SUBSTATUS] || old[DURATION] !== values[DURATION]) this.touchCounts(values)
+        if (old[MOBILE] !== values[MOBILE]) {
+          this.touchCaller(old)
+          this.touchCaller(values)
         }
       } else {
-        remove.run(id)
-        insert.run(websiteId, time, id, mobile, ...values, this.shown(old.website_id) || this.shown(websiteId) ? this.seq : old.feed_seq)
-        this.touchCounts(old.website_id, old.call_start_time)
-        this.touchCounts(websiteId, time)
-        this.touchCaller(old.mobile, old.call_start_time, id)
-        this.touchCaller(mobile, time, id)
+        remove.run(old[START], id)
+        const moved = this.shown(old[WEBSITE] as number) || this.shown(values[WEBSITE] as number)
+        insert.run(...values, moved ? this.seq : old[STORED_CALL_COLUMNS.length])
+        this.touchCounts(old)
+        this.touchCounts(values)
+        this.touchCaller(old)
+        this.touchCaller(values)
       }
       changed++
     }
@@ -134,30 +137,37 @@ export class Changes {
 
   /** Calls the master no longer has: removed, their deletes kept in the feed. */
   removeCalls(callLogIds: string[]): number {
-    const find = this.client.query('SELECT website_id, call_start_time, mobile, feed_seq FROM calls WHERE call_log_id = ?')
-    const remove = this.client.query('DELETE FROM calls WHERE call_log_id = ?')
+    const find = this.client.query<StoredValue[], [string]>(`SELECT ${STORED}, feed_seq FROM calls WHERE call_log_id = ?`)
+    const remove = this.client.query('DELETE FROM calls WHERE start = ? AND call_log_id = ?')
     let removed = 0
     for (const id of callLogIds) {
-      const old = find.get(id) as { website_id: number; call_start_time: string; mobile: string; feed_seq: number } | null
+      const old = find.values(id)[0] as StoredValue[] | undefined
       if (!old) continue
-      remove.run(id)
-      markGone(this.client, id, this.shown(old.website_id) ? this.seq : old.feed_seq)
-      this.touchCounts(old.website_id, old.call_start_time)
-      this.touchCaller(old.mobile, old.call_start_time, id)
+      remove.run(old[START], id)
+      markGone(this.client, id, this.shown(old[WEBSITE] as number) ? this.seq : (old[STORED_CALL_COLUMNS.length] as number))
+      this.touchCounts(old)
+      this.touchCaller(old)
       removed++
     }
     return removed
   }
 
-  private touchCounts(websiteId: number, time: string): void {
-    if (websiteId !== 0) this.days.add(`${websiteId}|${time.slice(0, 10)}`)
-    this.minutes.add(time.slice(0, 16))
+  /** A stored call's store-day and minute: recounted at refresh (a start that is no time is counted nowhere). */
+  private touchCounts(call: StoredValue[]): void {
+    const start = call[START]
+    if (typeof start !== 'number') return
+    const minute = timeText(start).slice(0, 16)
+    const websiteId = call[WEBSITE] as number
+    if (websiteId !== 0) this.days.add(`${websiteId}|${minute.slice(0, 10)}`)
+    this.minutes.add(minute)
   }
 
-  private touchCaller(mobile: string, time: string, callLogId: string): void {
-    const place = placeOf(time, callLogId)
+  /** A stored call's caller: renumbered at refresh from its earliest touched place. */
+  private touchCaller(call: StoredValue[]): void {
+    const place: Place = { start: call[START] as number | string, callLogId: call[1] as string }
+    const mobile = call[MOBILE] as number
     const earliest = this.callers.get(mobile)
-    if (earliest === undefined || place < earliest) this.callers.set(mobile, place)
+    if (earliest === undefined || comparePlaces(place, earliest) < 0) this.callers.set(mobile, place)
   }
 
   /** The derived rows this run's rows touched, each table through its module; then a second pass starts afresh. */
@@ -183,10 +193,12 @@ export class Changes {
 }
 
 // The fields a call record shows of its stored values: blank and NULL show alike (fieldRules.ts).
-const SHOWN_AS_NULL_WHEN_BLANK = new Set(['recording_url', 'crm_lead_id'])
-function shownDiffers(old: StoredCall, values: (string | number | null)[]): boolean {
-  return CALL_VALUES.some((c, i) => {
-    if (old[c] === values[i]) return false
-    return !(SHOWN_AS_NULL_WHEN_BLANK.has(c) && isShownBlank(old[c]) && isShownBlank(values[i]))
-  })
+const SHOWN_AS_NULL_WHEN_BLANK = new Set(['recording_url', 'crm_lead_id'].map((c) => STORED_CALL_COLUMNS.indexOf(c as never)))
+function shownDiffers(old: StoredValue[], values: StoredValue[]): boolean {
+  for (let i = 2; i < values.length; i++) {
+    if (old[i] === values[i]) continue
+    if (SHOWN_AS_NULL_WHEN_BLANK.has(i) && isShownBlank(old[i]) && isShownBlank(values[i])) continue
+    return true
+  }
+  return false
 }

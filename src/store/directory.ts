@@ -18,6 +18,20 @@ export interface StoreRow {
   dealership_name: string
   city: string
   state: string
+  /** the store as every call record shows it (spec 2.1), NULL parts kept */
+  face: StoreFace
+}
+
+/** A store's fields in a call record (spec 2.1), in the record's order. */
+export interface StoreFace {
+  website_id: number
+  sap_code: string
+  dealership_name: string
+  city: string | null
+  district: string | null
+  state: string | null
+  country: string | null
+  pincode: string | null
 }
 
 interface EmployeeRow {
@@ -46,11 +60,12 @@ const directoryOf = perVersion((db: Store): Directory => {
     integrations.set(r.key_sha256, { id: r.id, name: r.name })
   }
   const activeDealers = new Set(q<{ sap_code: string }>('SELECT sap_code FROM dealers WHERE is_active = 1').map((r) => r.sap_code))
-  // In store entries and dealer blocks a NULL city or state is "" (master-contract §2).
+  // In store entries and dealer blocks a NULL city or state is "" (master-contract §2); call records keep NULL.
   const visibleStores = new Map<number, StoreRow>()
   const storesOfDealer = new Map<string, StoreRow[]>()
-  for (const s of q<StoreRow>(`SELECT website_id, sap_code, dealership_name, coalesce(city, '') AS city, coalesce(state, '') AS state
+  for (const f of q<StoreFace>(`SELECT website_id, sap_code, dealership_name, city, district, state, country, pincode
       FROM stores WHERE visible = 1 ORDER BY website_id`)) {
+    const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f }
     visibleStores.set(s.website_id, s)
     const list = storesOfDealer.get(s.sap_code)
     if (list) list.push(s)

@@ -6,7 +6,8 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { HISTORY_COLUMNS } from './calls'
+import { CALL_READ_COLUMNS, historyRecord, type CallRead, type HistoryRecord } from './calls'
+import { visibleStore } from './directory'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
@@ -71,29 +72,33 @@ export function runBefore(db: Store, seq: number): number {
 /** Where a listing starts: strictly after a position, or at the first position of a run. */
 export type FeedStart = { after: { seq: number; callLogId: string } } | { fromSeq: number }
 
-export interface FeedRow extends Record<string, unknown> {
-  feed_seq: number
-  call_log_id: string
-  /** 1 when the call is visible (an upsert), 0 when it is not or is gone (a delete) */
-  visible: number
-}
+/** A feed item: a visible call as call history shows it (an upsert), or a call no longer visible or gone (a delete). */
+export type FeedRow = { feed_seq: number; call_log_id: string } & ({ record: HistoryRecord } | { record: null })
 
-// A call's record as call history shows it, when its store is visible; a call of
-// no store, an unknown one or an invisible one is a delete
-const FROM_CALLS = `SELECT c.feed_seq, coalesce(s.visible, 0) AS visible, ${HISTORY_COLUMNS}
-  FROM calls c INDEXED BY calls_feed LEFT JOIN stores s ON s.website_id = c.website_id`
-const FROM_GONE = 'SELECT g.feed_seq, 0 AS visible, g.call_log_id FROM feed_deleted g INDEXED BY feed_deleted_position'
+// a call of no store, an unknown one or an invisible one is a delete: visibility is the directory's
+const FROM_CALLS = `SELECT c.feed_seq, ${CALL_READ_COLUMNS} FROM calls c INDEXED BY calls_feed`
+const FROM_GONE = 'SELECT g.feed_seq, g.call_log_id FROM feed_deleted g INDEXED BY feed_deleted_position'
+
+// the row value's parameters stay bare: inside CAST, SQLite seeks on feed_seq alone and
+// filters call_log_id, reading every earlier row of a run (a full load is one run)
+const AFTER = (t: string) => `WHERE (${t}.feed_seq, ${t}.call_log_id) > (?, ?) ORDER BY ${t}.feed_seq, ${t}.call_log_id LIMIT ${int()}`
+const FROM_SEQ = (t: string) => `WHERE ${t}.feed_seq >= ${int()} ORDER BY ${t}.feed_seq, ${t}.call_log_id LIMIT ${int()}`
+const SQL = {
+  calls: { after: `${FROM_CALLS} ${AFTER('c')}`, fromSeq: `${FROM_CALLS} ${FROM_SEQ('c')}` },
+  gone: { after: `${FROM_GONE} ${AFTER('g')}`, fromSeq: `${FROM_GONE} ${FROM_SEQ('g')}` },
+}
 
 /** Up to `limit` feed rows from `start`, in position order: one range of each position index. */
 export function feedRows(db: Store, start: FeedStart, limit: number): FeedRow[] {
-  // the row value's parameters stay bare: inside CAST, SQLite seeks on feed_seq alone and
-  // filters call_log_id, reading every earlier row of a run (a full load is one run)
-  const where = (t: string) => ('after' in start ? `(${t}.feed_seq, ${t}.call_log_id) > (?, ?)` : `${t}.feed_seq >= ${int()}`)
-  const params = 'after' in start ? [start.after.seq, start.after.callLogId] : [start.fromSeq]
-  const order = (t: string) => `ORDER BY ${t}.feed_seq, ${t}.call_log_id LIMIT ${int()}`
-  const calls = db.$client.query<FeedRow, (string | number)[]>(`${FROM_CALLS} WHERE ${where('c')} ${order('c')}`).all(...params, limit)
-  const gone = db.$client.query<FeedRow, (string | number)[]>(`${FROM_GONE} WHERE ${where('g')} ${order('g')}`).all(...params, limit)
-  if (gone.length === 0) return calls // the usual case: no call ever left the master
+  const how = 'after' in start ? 'after' : 'fromSeq'
+  const params = 'after' in start ? [start.after.seq, start.after.callLogId, limit] : [start.fromSeq, limit]
+  const calls = db.$client.query<CallRead & { feed_seq: number }, (string | number)[]>(SQL.calls[how]).all(...params)
+  const rows: FeedRow[] = calls.map((c) => {
+    const store = visibleStore(db, c.website_id)
+    return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, record: store && historyRecord(c, store.face, c.total) }
+  })
+  const gone = db.$client.query<{ feed_seq: number; call_log_id: string }, (string | number)[]>(SQL.gone[how]).all(...params)
+  if (gone.length === 0) return rows // the usual case: no call ever left the master
   const byPosition = (a: FeedRow, b: FeedRow) => a.feed_seq - b.feed_seq || (a.call_log_id < b.call_log_id ? -1 : a.call_log_id > b.call_log_id ? 1 : 0)
-  return [...calls, ...gone].sort(byPosition).slice(0, limit)
+  return [...rows, ...gone.map((g) => ({ ...g, record: null }))].sort(byPosition).slice(0, limit)
 }

@@ -1,17 +1,21 @@
 // A full load: the large tables from nothing, fast. Calls go to an unindexed
-// staging table and are sorted into the clustered table once, each numbered in
-// its caller's sequence on the way; the call indexes are built after. Listing
+// staging table as stored (callCodec.ts) and are sorted into the clustered
+// table once, in time order, each numbered in its caller's sequence on the way;
+// the call indexes (calls_store, the second copy by store, among them) are built after. Listing
 // rows, read in key order, get their running totals as they pass, and minute
 // counts build up in memory as calls pass. Random-order inserts into a
 // 20-million-row B-tree would be many times slower.
 import type { Database } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
-import { buildCallers, mobileOf, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
+import { callValues, STORED_CALL_COLUMNS } from './callCodec'
+import { buildCallers, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
 import { deriveStores, storesVisible } from './derive/stores'
-import { CALL_VALUES, METRIC_VALUES, type CallRow, type MetricRow } from './rows'
+import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
+
+const STORED = STORED_CALL_COLUMNS.join(', ')
 
 export class FullLoad {
   private callIndexes: string[]
@@ -28,7 +32,7 @@ export class FullLoad {
     const indexes = client.query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL").all() as { name: string; sql: string }[]
     this.callIndexes = indexes.map((i) => i.sql)
     for (const i of indexes) client.run(`DROP INDEX ${i.name}`)
-    client.run(`CREATE TABLE load_calls (website_id INTEGER, call_start_time TEXT, call_log_id TEXT, mobile TEXT, ${CALL_VALUES.join(', ')})`)
+    client.run(`CREATE TABLE load_calls (${STORED})`)
   }
 
   /** Listing rows, in (website_id, metric_date) order across calls. */
@@ -41,25 +45,25 @@ export class FullLoad {
   }
 
   calls(rows: CallRow[]): number {
-    const insert = this.client.query(`INSERT INTO load_calls VALUES (?, ?, ?, ?, ${CALL_VALUES.map(() => '?').join(', ')})`)
+    const insert = this.client.query(`INSERT INTO load_calls VALUES (${STORED_CALL_COLUMNS.map(() => '?').join(', ')})`)
     for (const r of rows) {
-      const websiteId = r.website_id ?? 0 // the store's stand-in for no store
-      insert.run(websiteId, r.call_start_time, r.call_log_id, mobileOf(r.caller_number), ...CALL_VALUES.map((c) => r[c] ?? null))
-      if (this.visibleStores.has(websiteId)) this.minutes.add(r.call_start_time, r.substatus)
+      const values = callValues(r)
+      insert.run(...values)
+      if (this.visibleStores.has(r.website_id ?? 0)) this.minutes.add(r.call_start_time, r.substatus)
     }
     return rows.length
   }
 
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
-    this.client.run(`INSERT INTO calls (website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, prev_calls_count, feed_seq)
-      SELECT website_id, call_start_time, call_log_id, mobile, ${CALL_VALUES.join(', ')}, ${PLACE_IN_SEQUENCE_SQL}, ${this.seq}
-      FROM load_calls ORDER BY website_id, call_start_time, call_log_id`)
+    this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, feed_seq)
+      SELECT ${STORED}, ${PLACE_IN_SEQUENCE_SQL}, ${this.seq}
+      FROM load_calls ORDER BY start, call_log_id`)
     this.client.run('DROP TABLE load_calls')
     this.step('full:calls sorted into place')
     for (const sql of this.callIndexes) this.client.run(sql)
     this.step('full:call indexes')
-    buildCallers(this.client)
+    buildCallers(this.client, this.seq)
     this.step('full:callers')
     buildCallDays(this.client)
     this.step('full:call_days')

@@ -87,41 +87,43 @@ export const metrics = sqliteTable(
   (t) => [primaryKey({ columns: [t.websiteId, t.metricDate] })],
 )
 
-// Every master call, visible or not (caller counts include all of them),
-// clustered by (store, time, call_log_id) so one store's calls in time order
-// sit together on disk. website_id 0 stands for a NULL website_id.
+// Every master call, visible or not (caller counts include them all), in time
+// order: call history across stores is one range of this table. Stored compact
+// (callCodec.ts): times as seconds, substatus and mobile as numbers. website_id
+// 0 stands for a NULL website_id. The view calls_readable shows them as text.
 export const calls = sqliteTable(
   'calls',
   {
-    websiteId: integer('website_id').notNull(),
-    callStartTime: text('call_start_time').notNull(),
+    start: integer('start').notNull(), // call_start_time
     callLogId: text('call_log_id').notNull(),
+    websiteId: integer('website_id').notNull(),
     callerNumber: text('caller_number').notNull(),
     durationSeconds: integer('duration_seconds').notNull(),
     didNumber: text('did_number').notNull(),
     eventType: text('event_type').notNull(),
-    substatus: text('substatus').notNull(),
+    substatus: integer('substatus').notNull(),
     recordingUrl: text('recording_url'),
     crmLeadId: text('crm_lead_id'),
-    crmSyncedAt: text('crm_synced_at'),
-    createdAt: text('created_at').notNull(),
-    // derived: last 10 digits of the caller number, and calls of that caller
-    // strictly before this one by (call_start_time, call_log_id). A caller's
+    crmSyncedAt: integer('crm_synced_at'), // seconds after start
+    createdAt: integer('created_at').notNull(), // seconds after start
+    // derived: the caller (the last 10 digits of the caller number, as a number), and calls
+    // of that caller strictly before this one by (start, call_log_id). A caller's
     // lifetime total (its last call's prev_calls_count + 1) is kept in callers.
-    mobile: text('mobile').notNull().default(''),
+    mobile: integer('mobile').notNull(),
     prevCallsCount: integer('prev_calls_count').notNull().default(0),
     // derived: the call's feed position (store/feed.ts): the sync that last changed
     // its record or its visibility; ties broken by call_log_id
     feedSeq: integer('feed_seq').notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.websiteId, t.callStartTime, t.callLogId] }),
+    primaryKey({ columns: [t.start, t.callLogId] }),
+    // every call again by store in time order, with all it shows: a call log page or a
+    // store's call history is one range read of this index, never a seek per row
+    index('calls_store').on(t.websiteId, t.start, t.callLogId, t.callerNumber, t.durationSeconds, t.didNumber, t.eventType, t.substatus,
+      t.recordingUrl, t.crmLeadId, t.crmSyncedAt, t.createdAt, t.mobile, t.prevCallsCount),
     uniqueIndex('calls_call_log_id').on(t.callLogId),
-    // global time order for call history without a store filter; with substatus (and
-    // website_id, a key column) a minute's counts are read from the index alone
-    index('calls_time').on(t.callStartTime, t.callLogId, t.substatus),
     // a caller's calls in order with their positions: sync renumbers from the index alone
-    index('calls_mobile').on(t.mobile, t.callStartTime, t.callLogId, t.prevCallsCount),
+    index('calls_mobile').on(t.mobile, t.start, t.callLogId, t.prevCallsCount),
     // the change feed in position order: an answer is one range of this index (changes.md)
     index('calls_feed').on(t.feedSeq, t.callLogId),
   ],
@@ -145,14 +147,20 @@ export const feedDeleted = sqliteTable(
   (t) => [index('feed_deleted_position').on(t.feedSeq, t.callLogId)],
 )
 
-// Per caller (mobile): its lifetime calls, visible or not (master-contract §2). A
-// page of calls reads each row's caller total here, one seek into a table of a
-// few MB that stays in the page cache, instead of into calls_mobile (issue 12).
+// Per caller (mobile, as calls holds it): its lifetime calls, visible or not
+// (master-contract §2), and the sync run that last changed that total (seq), so
+// a server can take in only what changed since it last read them all
+// (store/callerTotals.ts). A page of calls reads each row's caller total here.
 // Kept by store/derive/callers.ts with prev_calls_count: total = last place + 1.
-export const callers = sqliteTable('callers', {
-  mobile: text('mobile').primaryKey(),
-  total: integer('total').notNull(),
-})
+export const callers = sqliteTable(
+  'callers',
+  {
+    mobile: integer('mobile').primaryKey(),
+    total: integer('total').notNull(),
+    seq: integer('seq').notNull().default(0),
+  },
+  (t) => [index('callers_seq').on(t.seq)],
+)
 
 // Per store and IST day: calls and seconds by substatus, with running totals
 // within the store (inclusive). Totals of a store's range are two seeks; the

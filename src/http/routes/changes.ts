@@ -50,8 +50,8 @@ const Ok = t.Object({
 
 type Item = typeof Upsert.static | typeof Delete.static
 
-function itemOf({ feed_seq: _position, visible, ...record }: FeedRow): Item {
-  return visible ? ({ change: 'upsert', ...record } as typeof Upsert.static) : { change: 'delete', call_log_id: record.call_log_id }
+function itemOf({ call_log_id, record }: FeedRow): Item {
+  return record ? { change: 'upsert', ...record } : { change: 'delete', call_log_id }
 }
 
 /**

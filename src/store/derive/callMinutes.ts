@@ -4,6 +4,7 @@
 // arrays as calls stream past (17 KB a day); an incremental run recounts the
 // minutes it touched and shifts the totals in between by range.
 import type { Database } from 'bun:sqlite'
+import { secondsOf, timeText } from '../callCodec'
 import { COUNT_EXPRESSIONS } from '../callClasses'
 
 const SUBSTATUS_SLOT: Record<string, number> = { Answered: 0, Missed: 1, Offline: 2 }
@@ -16,6 +17,7 @@ export class MinuteCounts {
   add(callStartTime: string, substatus: string): void {
     const slot = SUBSTATUS_SLOT[substatus]
     if (slot === undefined) return // not a call result the contract knows: counted nowhere, as the recount does
+    if (secondsOf(callStartTime) === null) return // nor a start that is no time (callCodec.ts): it falls in no range
     const day = callStartTime.slice(0, 10)
     let counts = this.days.get(day)
     if (!counts) this.days.set(day, (counts = new Int32Array(1440 * 3)))
@@ -44,14 +46,17 @@ export class MinuteCounts {
 
 /** The minutes (`YYYY-MM-DD HH:MM`) in which a store has calls: all move when it turns visible or invisible. */
 export function minutesOfStore(client: Database, websiteId: number): string[] {
-  return (client.query('SELECT DISTINCT substr(call_start_time, 1, 16) AS minute FROM calls WHERE website_id = ?').all(websiteId) as { minute: string }[]).map((r) => r.minute)
+  const rows = client
+    .query<{ m: number }, [number]>("SELECT DISTINCT (c.start - ((c.start % 60) + 60) % 60) AS m FROM calls c INDEXED BY calls_store WHERE c.website_id = ? AND typeof(c.start) = 'integer'")
+    .all(websiteId)
+  return rows.map((r) => timeText(r.m).slice(0, 16))
 }
 
 type Abc = { a: number; m: number; o: number }
 const ZERO: Abc = { a: 0, m: 0, o: 0 }
 
 /**
- * An incremental run's side: the touched minutes recounted from calls_time, and
+ * An incremental run's side: the touched minutes recounted from calls (in time order), and
  * the running totals fixed. Rows between two touched minutes all move by the
  * same amount, so each gap is one range UPDATE.
  */
@@ -60,8 +65,8 @@ export function refreshCallMinutes(client: Database, touched: Set<string>): void
   const counts = client.query('SELECT answered + 0 AS a, missed + 0 AS m, offline + 0 AS o FROM call_minutes WHERE minute = ?')
   const recount = client.query(`INSERT INTO call_minutes (minute, answered, missed, offline)
       SELECT ?1, ${COUNT_EXPRESSIONS.slice(0, 3).join(', ')}
-      FROM calls c INDEXED BY calls_time JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-      WHERE c.call_start_time >= ?1 || ':00' AND c.call_start_time <= ?1 || ':59'
+      FROM calls c JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
+      WHERE c.start >= ?2 AND c.start < ?2 + 60
       HAVING count(*) > 0
     ON CONFLICT (minute) DO UPDATE SET answered = excluded.answered, missed = excluded.missed, offline = excluded.offline`)
   const remove = client.query('DELETE FROM call_minutes WHERE minute = ?')
@@ -75,7 +80,7 @@ export function refreshCallMinutes(client: Database, touched: Set<string>): void
     const minute = minutes[i]
     const old = (counts.get(minute) as Abc | null) ?? ZERO
     remove.run(minute)
-    recount.run(minute)
+    recount.run(minute, secondsOf(`${minute}:00`))
     const now = (counts.get(minute) as Abc | null) ?? ZERO
     delta.a += now.a - old.a
     delta.m += now.m - old.m

@@ -1,0 +1,152 @@
+// How a call is stored: compact, so that every call fits twice in the read
+// store (in time order in `calls`, and by store in the covering index
+// calls_store) within the size of the master's own table and indexes.
+//   - call_start_time is `start`: whole seconds since 1970-01-01 00:00:00 of the
+//     master's text, read as UTC (the text is IST; no time zone is involved
+//     either way, and none ever shifts it);
+//   - created_at and crm_synced_at are seconds after the start (mostly 0 or a
+//     few minutes: one or two bytes instead of nineteen);
+//   - substatus is 1, 2 or 3 (Answered, Missed, Offline);
+//   - the caller's mobile (master-contract §2) is the number "1" followed by its
+//     digits, so leading zeros and short numbers survive.
+// A value that is not what the master's schema promises (a time that is no
+// real instant, a substatus outside the three) is kept as its text: it reads
+// back unchanged, sorts after every real time and falls in no date range.
+import type { CallRow } from './rows'
+
+// ---- times ----
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+// Howard Hinnant's days_from_civil / civil_from_days: the proleptic Gregorian calendar in integers
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y
+  const era = Math.floor(yy / 400)
+  const yoe = yy - era * 400
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
+
+function civilText(days: number): string {
+  const z = days + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const m = mp < 10 ? mp + 3 : mp - 9
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+  return `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}`
+}
+
+const digitAt = (text: string, i: number) => {
+  const c = text.charCodeAt(i) - 48
+  return c >= 0 && c <= 9 ? c : -100_000
+}
+
+/** 'YYYY-MM-DD HH:MM:SS' (years 0001 to 9999) → seconds since 1970, or null when it is not such a time. */
+export function secondsOf(text: string): number | null {
+  if (text.length !== 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null
+  const y = digitAt(text, 0) * 1000 + digitAt(text, 1) * 100 + digitAt(text, 2) * 10 + digitAt(text, 3)
+  const mo = digitAt(text, 5) * 10 + digitAt(text, 6)
+  const d = digitAt(text, 8) * 10 + digitAt(text, 9)
+  const h = digitAt(text, 11) * 10 + digitAt(text, 12)
+  const mi = digitAt(text, 14) * 10 + digitAt(text, 15)
+  const s = digitAt(text, 17) * 10 + digitAt(text, 18)
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  if (d > (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1])) return null
+  return daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
+}
+
+// consecutive rows mostly fall on one day: its text is remembered
+let lastDay = Number.NaN
+let lastDayText = ''
+
+/** Seconds since 1970 → 'YYYY-MM-DD HH:MM:SS'. */
+export function timeText(seconds: number): string {
+  const day = Math.floor(seconds / 86_400)
+  if (day !== lastDay) {
+    lastDay = day
+    lastDayText = civilText(day)
+  }
+  const r = seconds - day * 86_400
+  return `${lastDayText} ${pad2(Math.floor(r / 3600))}:${pad2(Math.floor(r / 60) % 60)}:${pad2(r % 60)}`
+}
+
+/** Seconds since 1970 → its day, 'YYYY-MM-DD'. */
+export const dayText = (seconds: number): string => timeText(seconds).slice(0, 10)
+
+/** A stored time (seconds, or the text of a value that is no time) as the master's text. */
+export const timeOf = (stored: number | string): string => (typeof stored === 'number' ? timeText(stored) : stored)
+
+/** A time as stored: seconds, or the text itself when it is not a time. */
+export const storedTime = (text: string): number | string => secondsOf(text) ?? text
+
+/** A time as stored after the call's start: seconds after it, or the text when either is not a time. */
+export function storedAfter(text: string | null, start: number | string): number | string | null {
+  if (text === null) return null
+  const seconds = typeof start === 'number' ? secondsOf(text) : null
+  return seconds === null ? text : seconds - (start as number)
+}
+
+/** A time stored after the start, as the master's text. */
+export function timeAfter(stored: number | string | null, start: number | string): string | null {
+  if (typeof stored === 'number') return timeText((start as number) + stored)
+  return stored
+}
+
+// ---- substatus ----
+
+export const SUBSTATUS_CODES = { Answered: 1, Missed: 2, Offline: 3 } as const
+const SUBSTATUS_TEXTS = ['', 'Answered', 'Missed', 'Offline']
+
+export const storedSubstatus = (text: string): number | string => SUBSTATUS_CODES[text as keyof typeof SUBSTATUS_CODES] ?? text
+export const substatusOf = (stored: number | string): string => (typeof stored === 'number' ? (SUBSTATUS_TEXTS[stored] ?? String(stored)) : stored)
+
+// ---- callers ----
+
+/** master-contract §2: the last 10 digits of the digits in the caller number. */
+export const mobileOf = (callerNumber: string) => callerNumber.replace(/\D+/g, '').slice(-10)
+
+/** A caller's mobile as stored: "1" then its digits, as a number (at most 11 digits: exact). */
+export const mobileKey = (mobile: string): number => Number(`1${mobile}`)
+
+/** A stored mobile as its digits. */
+export const mobileDigits = (key: number): string => String(key).slice(1)
+
+// ---- a whole call ----
+
+/** The columns of `calls` in the order callValues gives them (the key, start and call_log_id, first). */
+export const STORED_CALL_COLUMNS = [
+  'start', 'call_log_id', 'website_id', 'caller_number', 'duration_seconds', 'did_number', 'event_type', 'substatus',
+  'recording_url', 'crm_lead_id', 'crm_synced_at', 'created_at', 'mobile',
+] as const
+
+export type StoredValue = string | number | null
+
+/** A master call as the values of STORED_CALL_COLUMNS; website_id 0 stands for none. */
+export function callValues(r: CallRow): StoredValue[] {
+  const start = storedTime(r.call_start_time)
+  return [
+    start, r.call_log_id, r.website_id ?? 0, r.caller_number, r.duration_seconds, r.did_number, r.event_type, storedSubstatus(r.substatus),
+    r.recording_url ?? null, r.crm_lead_id ?? null, storedAfter(r.crm_synced_at ?? null, start), storedAfter(r.created_at, start)!, mobileKey(mobileOf(r.caller_number)),
+  ]
+}
+
+// ---- the same in SQL, for the readable view and for sync's day and minute keys ----
+
+/** SQL: a stored time column as the master's text. */
+export const timeSql = (column: string) => `iif(typeof(${column}) = 'integer', datetime(${column}, 'unixepoch'), ${column})`
+/** SQL: a time stored after `start` as the master's text (NULL stays NULL). */
+export const timeAfterSql = (column: string, start: string) =>
+  `iif(typeof(${column}) = 'integer', datetime(${start} + ${column}, 'unixepoch'), ${column})`
+/** SQL: a stored substatus as its text. */
+export const substatusSql = (column: string) =>
+  `CASE ${column} ${Object.entries(SUBSTATUS_CODES).map(([text, code]) => `WHEN ${code} THEN '${text}'`).join(' ')} ELSE ${column} END`
+/** SQL: the stored mobile as its digits. */
+export const mobileSql = (column: string) => `substr(${column}, 2)`
