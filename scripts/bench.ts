@@ -85,8 +85,9 @@ const months = Array.from({ length: 12 }, (_, i) => {
   return { from_date: start.toISOString().slice(0, 10), to_date: end.toISOString().slice(0, 10) }
 })
 const token = (websiteId: number) => storelookup.seal(INTEGRATION_ID, websiteId)
-const yearTotal = Number((store.$client.query(`SELECT (SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute <= '${YEAR.to_date} 23:59' ORDER BY minute DESC LIMIT 1)
-  - coalesce((SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute < '${YEAR.from_date} 00:00' ORDER BY minute DESC LIMIT 1), 0) AS n`).get() as { n: number }).n)
+const minuteOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 60_000 // call_minutes counts minutes since 1970
+const yearTotal = Number((store.$client.query(`SELECT (SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute < ${minuteOf(shift(YEAR.to_date, 1))} ORDER BY minute DESC LIMIT 1)
+  - coalesce((SELECT cum_answered + cum_missed + cum_offline FROM call_minutes WHERE minute < ${minuteOf(YEAR.from_date)} ORDER BY minute DESC LIMIT 1), 0) AS n`).get() as { n: number }).n)
 const lastPage = Math.ceil(yearTotal / 50)
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 // change feed cursors: along a walk from the beginning, and along the walk over the last run (a day's changes)

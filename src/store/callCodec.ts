@@ -29,6 +29,8 @@ function daysFromCivil(y: number, m: number, d: number): number {
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
+// "00" to "59", made once: a time of day is then three look-ups, not three new strings
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => pad2(i))
 
 function civilText(days: number): string {
   const z = days + 719468
@@ -75,7 +77,7 @@ export function timeText(seconds: number): string {
     lastDayText = civilText(day)
   }
   const r = seconds - day * 86_400
-  return `${lastDayText} ${pad2(Math.floor(r / 3600))}:${pad2(Math.floor(r / 60) % 60)}:${pad2(r % 60)}`
+  return `${lastDayText} ${TWO_DIGITS[Math.floor(r / 3600)]}:${TWO_DIGITS[Math.floor(r / 60) % 60]}:${TWO_DIGITS[r % 60]}`
 }
 
 /** Seconds since 1970 → its day, 'YYYY-MM-DD'. */

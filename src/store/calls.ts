@@ -8,6 +8,7 @@
 // (spec 2.1, 2.6), decoded from how they are stored (callCodec.ts).
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
+import { callerTotals } from './callerTotals'
 import { mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
@@ -40,12 +41,16 @@ function storeCounts(db: Store, websiteId: number, from: string, to: string): { 
 
 const GLOBAL_CUM = `SELECT cum_answered AS answered, cum_missed AS missed, cum_offline AS offline,
   0 AS secAnswered, 0 AS secMissed, 0 AS secOffline FROM call_minutes`
-const GLOBAL_UP_TO = `${GLOBAL_CUM} WHERE minute <= CAST(? AS TEXT) ORDER BY minute DESC LIMIT 1`
-const GLOBAL_BEFORE = `${GLOBAL_CUM} WHERE minute < CAST(? AS TEXT) ORDER BY minute DESC LIMIT 1`
+const GLOBAL_UP_TO = `${GLOBAL_CUM} WHERE minute <= ${int()} ORDER BY minute DESC LIMIT 1`
+const GLOBAL_BEFORE = `${GLOBAL_CUM} WHERE minute < ${int()} ORDER BY minute DESC LIMIT 1`
 
-function globalCounts(db: Store, from: string, to: string): { before: Counts; range: Counts } {
-  const upTo = db.$client.query<Counts, [string]>(GLOBAL_UP_TO).get(`${to} 23:59`) ?? ZERO
-  const before = db.$client.query<Counts, [string]>(GLOBAL_BEFORE).get(`${from} 00:00`) ?? ZERO
+/** The range's first and last minute (since 1970). */
+const minutesOfRange = (range: Range) => ({ first: secondsOf(range.fromTime)! / 60, last: (secondsOf(range.toTime)! - 59) / 60 })
+
+function globalCounts(db: Store, range: Range): { before: Counts; range: Counts } {
+  const { first, last } = minutesOfRange(range)
+  const upTo = db.$client.query<Counts, [number]>(GLOBAL_UP_TO).get(last) ?? ZERO
+  const before = db.$client.query<Counts, [number]>(GLOBAL_BEFORE).get(first) ?? ZERO
   return { before, range: diff(upTo, before) }
 }
 
@@ -67,18 +72,15 @@ interface CallRead {
   created_at: number | string
   mobile: number
   prev_calls_count: number
-  total: number
 }
 
-// A caller's lifetime calls (store/derive/callers.ts): one seek into a small table.
-const CALLER_TOTAL = '(SELECT m.total FROM callers m WHERE m.mobile = c.mobile) AS total'
 const CALL_COLUMNS = `c.website_id, c.call_log_id, c.caller_number, c.start, c.duration_seconds, c.did_number, c.event_type, c.substatus,
-  c.recording_url, c.crm_lead_id, c.crm_synced_at, c.created_at, c.mobile, c.prev_calls_count, ${CALLER_TOTAL}`
+  c.recording_url, c.crm_lead_id, c.crm_synced_at, c.created_at, c.mobile, c.prev_calls_count`
 
 const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
 
 /** A call record (spec 2.1), its store's part given. Field order is the documented one. */
-export function historyRecord(c: Omit<CallRead, 'total'>, store: StoreFace, total: number) {
+export function historyRecord(c: CallRead, store: StoreFace, total: number) {
   return {
     website_id: store.website_id,
     sap_code: store.sap_code,
@@ -107,7 +109,7 @@ export function historyRecord(c: Omit<CallRead, 'total'>, store: StoreFace, tota
 export type HistoryRecord = ReturnType<typeof historyRecord>
 
 /** A call-log row (spec 2.6). */
-function logRow(c: CallRead) {
+function logRow(c: CallRead, total: number) {
   return {
     call_log_id: c.call_log_id,
     caller_number: c.caller_number,
@@ -116,7 +118,7 @@ function logRow(c: CallRead) {
     did_number: c.did_number,
     call_event_type: c.event_type,
     substatus: substatusOf(c.substatus),
-    total_calls_from_caller: c.total,
+    total_calls_from_caller: total,
     prev_calls_count: c.prev_calls_count,
     recording_url: isShownBlank(c.recording_url) ? '' : c.recording_url!,
   }
@@ -127,9 +129,15 @@ type Shape = 'history' | 'log'
 type Shaped<S extends Shape> = S extends 'history' ? HistoryRecord : LogRow
 
 function shape<S extends Shape>(db: Store, rows: CallRead[], as: S): Shaped<S>[] {
-  if (as === 'log') return rows.map(logRow) as Shaped<S>[]
+  const totalOf = callerTotals(db)
+  const out = new Array(rows.length)
+  if (as === 'log') {
+    for (let i = 0; i < rows.length; i++) out[i] = logRow(rows[i], totalOf(rows[i].mobile))
+    return out
+  }
   // every row of a page is of a visible store (the query's scope or join): the directory has its face
-  return rows.map((r) => historyRecord(r, visibleStore(db, r.website_id)!.face, r.total)) as Shaped<S>[]
+  for (let i = 0; i < rows.length; i++) out[i] = historyRecord(rows[i], visibleStore(db, rows[i].website_id)!.face, totalOf(rows[i].mobile))
+  return out
 }
 
 /** Which stores a request covers: one store, several (a dealer's), or every visible store. */
@@ -254,39 +262,33 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
 const allSql = perClass((cls) => {
   const { cum, n, where } = classSql(cls)
   return {
-    upTo: `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= CAST(? AS TEXT) ORDER BY minute DESC LIMIT 1`,
-    // time order across stores is the table's own; the join keeps visible stores only
+    upTo: `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ${int()} ORDER BY minute DESC LIMIT 1`,
+    // time order across stores is the table's own: one range read, keeping calls of visible stores
     page: `SELECT ${CALL_COLUMNS} FROM calls c
-      CROSS JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-      WHERE c.start >= ${int()} AND c.start <= ${int()} ${where}
+      WHERE c.start >= ${int()} AND c.start <= ${int()} AND c.visible = 1 ${where}
       ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
   }
 })
 
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const sql = allSql(cls)
-  const upTo = db.$client.query<{ minute: string; cum: number; skipped: number }, [string]>(sql.upTo)
-  return setFrom(db, globalCounts(db, range.from, range.to), cls, (target, _offset, limit) => {
+  const upTo = db.$client.query<{ minute: number; cum: number; skipped: number }, [number]>(sql.upTo)
+  return setFrom(db, globalCounts(db, range), cls, (target, _offset, limit) => {
     // the first minute whose running total passes the target: a binary search
-    // over the minutes of the range, each probe one primary-key seek
-    let lo = minuteNumber(`${range.from} 00:00`)
-    let hi = minuteNumber(`${range.to} 23:59`)
+    // over the minutes of the range, each probe one rowid seek
+    let { first: lo, last: hi } = minutesOfRange(range)
     while (lo < hi) {
       const mid = Math.floor((lo + hi) / 2)
-      if ((upTo.get(minuteText(mid))?.cum ?? 0) > target) hi = mid
+      if ((upTo.get(mid)?.cum ?? 0) > target) hi = mid
       else lo = mid + 1
     }
-    const start = upTo.get(minuteText(lo))
+    const start = upTo.get(lo)
     if (!start) return []
     return db.$client
       .query<CallRead, [number, number, number, number]>(sql.page)
-      .all(secondsOf(`${start.minute}:00`)!, secondsOf(range.toTime)!, limit, target - start.skipped)
+      .all(start.minute * 60, secondsOf(range.toTime)!, limit, target - start.skipped)
   })
 }
-
-// 'YYYY-MM-DD HH:MM' ⇄ minutes since 1970 (no time zone involved)
-const minuteNumber = (text: string) => secondsOf(`${text}:00`)! / 60
-const minuteText = (n: number) => timeText(n * 60).slice(0, 16)
 
 const byIdSql = perClass((cls) => `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_call_log_id
   WHERE c.call_log_id = CAST(? AS TEXT) AND c.start >= ${int()} AND c.start <= ${int()} ${classSql(cls).where}`)

@@ -6,12 +6,12 @@
 // the run's feed position (feed.ts).
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
-import { callValues, STORED_CALL_COLUMNS, timeText, type StoredValue } from './callCodec'
+import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
 import { comparePlaces, renumberCallers, type Place } from './derive/callers'
-import { minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
+import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
-import { deriveStores, isVisibleIn, storeFaces, storesThatTurned, type StoreFaces } from './derive/stores'
+import { deriveStores, isVisibleIn, markCallsVisible, STORE_VISIBLE_SQL, storeFaces, storesThatTurned, type StoreFaces } from './derive/stores'
 import { isShownBlank } from './fieldRules'
 import { markGone, moveCallsOfChangedStores, unmarkGone } from './feed'
 import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
@@ -25,7 +25,7 @@ const VALUES = STORED_CALL_COLUMNS.slice(2)
 export class Changes {
   // what this run's rows touched, refreshed by refresh()
   private days = new Set<string>() // `${website_id}|${day}`
-  private minutes = new Set<string>()
+  private minutes = new Set<number>()
   private callers = new Map<number, Place>() // mobile → earliest touched place
   private metricStores = new Map<number, string>() // website_id → earliest changed date
 
@@ -72,7 +72,7 @@ export class Changes {
   calls(rows: CallRow[]): number {
     const find = this.client.query<StoredValue[], [string]>(`SELECT ${STORED}, feed_seq FROM calls WHERE call_log_id = ?`)
     const remove = this.client.query('DELETE FROM calls WHERE start = ? AND call_log_id = ?')
-    const insert = this.client.query(`INSERT INTO calls (${STORED}, feed_seq) VALUES (${STORED_CALL_COLUMNS.map(() => '?').join(', ')}, ?)`)
+    const insert = this.client.query(`INSERT INTO calls (${STORED}, feed_seq, visible) VALUES (${STORED_CALL_COLUMNS.map((_, i) => `?${i + 1}`).join(', ')}, ?${STORED_CALL_COLUMNS.length + 1}, ${STORE_VISIBLE_SQL(`?${WEBSITE + 1}`)})`)
     // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
     const update = this.client.query(`UPDATE calls SET ${VALUES.map((c) => `${c} = ?`).join(', ')},
       feed_seq = iif(?, ${this.seq}, feed_seq) WHERE start = ? AND call_log_id = ?`)
@@ -156,10 +156,9 @@ export class Changes {
   private touchCounts(call: StoredValue[]): void {
     const start = call[START]
     if (typeof start !== 'number') return
-    const minute = timeText(start).slice(0, 16)
     const websiteId = call[WEBSITE] as number
-    if (websiteId !== 0) this.days.add(`${websiteId}|${minute.slice(0, 10)}`)
-    this.minutes.add(minute)
+    if (websiteId !== 0) this.days.add(`${websiteId}|${dayText(start)}`)
+    this.minutes.add(minuteOf(start))
   }
 
   /** A stored call's caller: renumbered at refresh from its earliest touched place. */
@@ -175,8 +174,10 @@ export class Changes {
     // the stores were derived when the run's Changes began, after the small tables: they hold still since
     moveCallsOfChangedStores(this.client, this.facesBefore, this.facesNow, this.seq)
     this.step('derived:feed positions of changed stores')
-    // a store that turned visible or invisible changes the all-stores minute counts wherever it has calls
-    for (const id of storesThatTurned(this.facesBefore, this.facesNow)) for (const minute of minutesOfStore(this.client, id)) this.minutes.add(minute)
+    // a store that turned visible or invisible: its calls say so, and the all-stores minute counts change wherever it has calls
+    const turned = storesThatTurned(this.facesBefore, this.facesNow)
+    markCallsVisible(this.client, turned)
+    for (const id of turned) for (const minute of minutesOfStore(this.client, id)) this.minutes.add(minute)
     this.step('derived:stores')
     refreshMetricTotals(this.client, this.metricStores)
     this.step('derived:metrics')

@@ -7,11 +7,12 @@
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
 import { CALL_READ_COLUMNS, historyRecord, type CallRead, type HistoryRecord } from './calls'
+import { callerTotals } from './callerTotals'
 import { visibleStore } from './directory'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
-import { perVersion, PER_VERSION } from './snapshot'
+export { feedState, type FeedState } from './feedState'
 
 /** 'YYYY-MM-DD HH:MM:SS' on the master's clock → whole seconds, read as UTC (no time zone involved). */
 const secondsOf = (masterNow: string) => Math.floor(Date.parse(`${masterNow.replace(' ', 'T')}Z`) / 1000)
@@ -50,20 +51,6 @@ export function unmarkGone(client: Database, callLogId: string): void {
 
 // ---- the read side ----
 
-export interface FeedState {
-  /** this store's random id (migration 0006): cursors it issued say so */
-  origin: string
-  /** the newest run's seq, 0 before the first */
-  head: number
-}
-
-export const feedState = perVersion((db: Store): FeedState => {
-  const client = db.$client
-  const origin = client.query<{ value: string }, []>(`${PER_VERSION} SELECT value FROM meta WHERE key = 'feed:origin'`).get()?.value ?? ''
-  const head = client.query<{ seq: number | null }, []>(`${PER_VERSION} SELECT max(seq) AS seq FROM feed_syncs`).get()?.seq ?? 0
-  return { origin, head }
-})
-
 /** The run before `seq` in this store (0 when none): changes at `seq` reached the master after it. */
 export function runBefore(db: Store, seq: number): number {
   return db.$client.query<{ seq: number | null }, [number]>(`SELECT max(seq) AS seq FROM feed_syncs WHERE seq < ${int()}`).get(seq)?.seq ?? 0
@@ -93,9 +80,10 @@ export function feedRows(db: Store, start: FeedStart, limit: number): FeedRow[] 
   const how = 'after' in start ? 'after' : 'fromSeq'
   const params = 'after' in start ? [start.after.seq, start.after.callLogId, limit] : [start.fromSeq, limit]
   const calls = db.$client.query<CallRead & { feed_seq: number }, (string | number)[]>(SQL.calls[how]).all(...params)
+  const totalOf = callerTotals(db)
   const rows: FeedRow[] = calls.map((c) => {
     const store = visibleStore(db, c.website_id)
-    return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, record: store && historyRecord(c, store.face, c.total) }
+    return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, record: store && historyRecord(c, store.face, totalOf(c.mobile)) }
   })
   const gone = db.$client.query<{ feed_seq: number; call_log_id: string }, (string | number)[]>(SQL.gone[how]).all(...params)
   if (gone.length === 0) return rows // the usual case: no call ever left the master

@@ -5,7 +5,8 @@
 /** SQL: the column holds nothing but spaces, tabs or line breaks (or is NULL). */
 export const isBlank = (column: string) => `trim(coalesce(${column}, ''), ' ' || char(9, 10, 13)) = ''`
 /** The same rule in JS, for a value in hand. */
-export const isShownBlank = (value: unknown) => value === null || (typeof value === 'string' && /^[ \t\n\r]*$/.test(value))
+export const isShownBlank = (value: unknown) =>
+  value === null || value === '' || (typeof value === 'string' && value.charCodeAt(0) <= 32 && /^[ \t\n\r]*$/.test(value))
 
 /**
  * Minutes from seconds, rounded half-up to 2 decimals, in whole numbers so no

@@ -12,7 +12,7 @@ import { buildCallers, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
 import { deriveProducts } from './derive/products'
-import { deriveStores, storesVisible } from './derive/stores'
+import { deriveStores, STORE_VISIBLE_SQL, storesVisible } from './derive/stores'
 import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 
 const STORED = STORED_CALL_COLUMNS.join(', ')
@@ -56,8 +56,8 @@ export class FullLoad {
 
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
-    this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, feed_seq)
-      SELECT ${STORED}, ${PLACE_IN_SEQUENCE_SQL}, ${this.seq}
+    this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, visible, feed_seq)
+      SELECT ${STORED}, ${PLACE_IN_SEQUENCE_SQL}, ${STORE_VISIBLE_SQL('load_calls.website_id')}, ${this.seq}
       FROM load_calls ORDER BY start, call_log_id`)
     this.client.run('DROP TABLE load_calls')
     this.step('full:calls sorted into place')

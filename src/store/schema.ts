@@ -111,6 +111,9 @@ export const calls = sqliteTable(
     // lifetime total (its last call's prev_calls_count + 1) is kept in callers.
     mobile: integer('mobile').notNull(),
     prevCallsCount: integer('prev_calls_count').notNull().default(0),
+    // derived: 1 while the call's store is visible (master-contract §1), so call history
+    // across stores reads one range of this table, with no look-up of each row's store
+    visible: integer('visible').notNull().default(0),
     // derived: the call's feed position (store/feed.ts): the sync that last changed
     // its record or its visibility; ties broken by call_log_id
     feedSeq: integer('feed_seq').notNull().default(0),
@@ -186,14 +189,14 @@ export const callDays = sqliteTable(
   (t) => [primaryKey({ columns: [t.websiteId, t.day] })],
 )
 
-// Calls of all visible stores per minute ('YYYY-MM-DD HH:MM'), with running
-// totals over all time. Call history without a store filter finds its total
-// in two seeks and the minute where page N starts by a binary search over
-// minutes (about 20 seeks for two years). No index on the running totals: a
-// store that turns visible or invisible shifts them for every later minute,
-// and each index would multiply that rewrite.
+// Calls of all visible stores per minute (minutes since 1970, as calls.start
+// counts seconds), with running totals over all time. Call history without a
+// store filter finds its total in two seeks and the minute where page N starts
+// by a binary search over minutes (about 20 rowid seeks for two years). No index
+// on the running totals: a store that turns visible or invisible shifts them for
+// every later minute, and each index would multiply that rewrite.
 export const callMinutes = sqliteTable('call_minutes', {
-  minute: text('minute').primaryKey(),
+  minute: integer('minute').primaryKey(),
   answered: integer('answered').notNull(),
   missed: integer('missed').notNull(),
   offline: integer('offline').notNull(),

@@ -1,35 +1,39 @@
-// call_minutes: calls of all visible stores per minute, with running totals
-// over all time, for call history without a store filter (a total is two
-// seeks; a page start, a binary search). The full load counts minutes in typed
-// arrays as calls stream past (17 KB a day); an incremental run recounts the
-// minutes it touched and shifts the totals in between by range.
+// call_minutes: calls of all visible stores per minute (minutes since 1970),
+// with running totals over all time, for call history without a store filter
+// (a total is two seeks; a page start, a binary search). The full load counts
+// minutes in typed arrays as calls stream past (17 KB a day); an incremental
+// run recounts the minutes it touched and shifts the totals in between by range.
 import type { Database } from 'bun:sqlite'
-import { secondsOf, timeText } from '../callCodec'
+import { secondsOf } from '../callCodec'
 import { COUNT_EXPRESSIONS } from '../callClasses'
 
 const SUBSTATUS_SLOT: Record<string, number> = { Answered: 0, Missed: 1, Offline: 2 }
 
+/** The minute (since 1970) of a start stored in seconds, rounded down also before 1970. */
+export const minuteOf = (start: number) => Math.floor(start / 60)
+
 /** The full load's side. */
 export class MinuteCounts {
-  // per day, [answered, missed, offline] for each of its 1,440 minutes
-  private days = new Map<string, Int32Array>()
+  // per day (since 1970), [answered, missed, offline] for each of its 1,440 minutes
+  private days = new Map<number, Int32Array>()
 
   add(callStartTime: string, substatus: string): void {
     const slot = SUBSTATUS_SLOT[substatus]
     if (slot === undefined) return // not a call result the contract knows: counted nowhere, as the recount does
-    if (secondsOf(callStartTime) === null) return // nor a start that is no time (callCodec.ts): it falls in no range
-    const day = callStartTime.slice(0, 10)
+    const start = secondsOf(callStartTime)
+    if (start === null) return // nor a start that is no time (callCodec.ts): it falls in no range
+    const minute = minuteOf(start)
+    const day = Math.floor(minute / 1440)
     let counts = this.days.get(day)
     if (!counts) this.days.set(day, (counts = new Int32Array(1440 * 3)))
-    const minute = Number(callStartTime.slice(11, 13)) * 60 + Number(callStartTime.slice(14, 16))
-    counts[minute * 3 + slot]++
+    counts[(minute - day * 1440) * 3 + slot]++
   }
 
   /** Writes every minute with calls, with its running totals; the table must be empty. */
   write(client: Database): void {
     const insert = client.query('INSERT INTO call_minutes (minute, answered, missed, offline, cum_answered, cum_missed, cum_offline) VALUES (?, ?, ?, ?, ?, ?, ?)')
     const sums = [0, 0, 0]
-    for (const day of [...this.days.keys()].sort()) {
+    for (const day of [...this.days.keys()].sort((a, b) => a - b)) {
       const counts = this.days.get(day)!
       for (let i = 0; i < 1440; i++) {
         const [a, m, o] = [counts[i * 3], counts[i * 3 + 1], counts[i * 3 + 2]]
@@ -37,38 +41,37 @@ export class MinuteCounts {
         sums[0] += a
         sums[1] += m
         sums[2] += o
-        insert.run(`${day} ${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, a, m, o, ...sums)
+        insert.run(day * 1440 + i, a, m, o, ...sums)
       }
     }
     this.days.clear()
   }
 }
 
-/** The minutes (`YYYY-MM-DD HH:MM`) in which a store has calls: all move when it turns visible or invisible. */
-export function minutesOfStore(client: Database, websiteId: number): string[] {
+/** The minutes in which a store has calls: all move when it turns visible or invisible. */
+export function minutesOfStore(client: Database, websiteId: number): number[] {
   const rows = client
-    .query<{ m: number }, [number]>("SELECT DISTINCT (c.start - ((c.start % 60) + 60) % 60) AS m FROM calls c INDEXED BY calls_store WHERE c.website_id = ? AND typeof(c.start) = 'integer'")
+    .query<{ m: number }, [number]>("SELECT DISTINCT (c.start - ((c.start % 60) + 60) % 60) / 60 AS m FROM calls c INDEXED BY calls_store WHERE c.website_id = ? AND typeof(c.start) = 'integer'")
     .all(websiteId)
-  return rows.map((r) => timeText(r.m).slice(0, 16))
+  return rows.map((r) => r.m)
 }
 
 type Abc = { a: number; m: number; o: number }
 const ZERO: Abc = { a: 0, m: 0, o: 0 }
 
 /**
- * An incremental run's side: the touched minutes recounted from calls (in time order), and
- * the running totals fixed. Rows between two touched minutes all move by the
- * same amount, so each gap is one range UPDATE.
+ * An incremental run's side: the touched minutes recounted from calls (in time
+ * order, their stores' visibility brought up to date first), and the running
+ * totals fixed. Rows between two touched minutes all move by the same amount,
+ * so each gap is one range UPDATE.
  */
-export function refreshCallMinutes(client: Database, touched: Set<string>): void {
-  const minutes = [...touched].sort()
+export function refreshCallMinutes(client: Database, touched: Set<number>): void {
+  const minutes = [...touched].sort((a, b) => a - b)
   const counts = client.query('SELECT answered + 0 AS a, missed + 0 AS m, offline + 0 AS o FROM call_minutes WHERE minute = ?')
   const recount = client.query(`INSERT INTO call_minutes (minute, answered, missed, offline)
       SELECT ?1, ${COUNT_EXPRESSIONS.slice(0, 3).join(', ')}
-      FROM calls c JOIN stores s ON s.website_id = c.website_id AND s.visible = 1
-      WHERE c.start >= ?2 AND c.start < ?2 + 60
-      HAVING count(*) > 0
-    ON CONFLICT (minute) DO UPDATE SET answered = excluded.answered, missed = excluded.missed, offline = excluded.offline`)
+      FROM calls c WHERE c.start >= ?1 * 60 AND c.start < ?1 * 60 + 60 AND c.visible = 1
+      HAVING count(*) > 0`)
   const remove = client.query('DELETE FROM call_minutes WHERE minute = ?')
   const previous = client.query('SELECT cum_answered AS a, cum_missed AS m, cum_offline AS o FROM call_minutes WHERE minute < ? ORDER BY minute DESC LIMIT 1')
   const setCum = client.query('UPDATE call_minutes SET cum_answered = ? + answered, cum_missed = ? + missed, cum_offline = ? + offline WHERE minute = ?')
@@ -80,7 +83,7 @@ export function refreshCallMinutes(client: Database, touched: Set<string>): void
     const minute = minutes[i]
     const old = (counts.get(minute) as Abc | null) ?? ZERO
     remove.run(minute)
-    recount.run(minute, secondsOf(`${minute}:00`))
+    recount.run(minute)
     const now = (counts.get(minute) as Abc | null) ?? ZERO
     delta.a += now.a - old.a
     delta.m += now.m - old.m

@@ -43,3 +43,12 @@ export function storesThatTurned(before: StoreFaces, after: StoreFaces): number[
   const ids = new Set([...before.keys(), ...after.keys()])
   return [...ids].filter((id) => isVisibleIn(before, id) !== isVisibleIn(after, id))
 }
+
+/** SQL: whether a store is visible now (calls.visible is this of the call's store). */
+export const STORE_VISIBLE_SQL = (websiteId: string) => `coalesce((SELECT s.visible FROM stores s WHERE s.website_id = ${websiteId}), 0)`
+
+/** The calls of stores that turned visible or invisible take their store's visibility (one range of calls_store each). */
+export function markCallsVisible(client: Database, websiteIds: number[]): void {
+  const mark = client.query(`UPDATE calls SET visible = ${STORE_VISIBLE_SQL('?1')} WHERE website_id = ?1`)
+  for (const id of websiteIds) mark.run(id)
+}
