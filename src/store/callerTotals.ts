@@ -67,6 +67,9 @@ function lookupOf(db: Store): Lookup {
   return (view.lookup = { base: ready, changed })
 }
 
+/** Whether the current snapshot's totals are read from memory (tests, and whoever wants to know). */
+export const callerTotalsInMemory = (db: Store): boolean => lookupOf(db) !== null
+
 /**
  * A caller's lifetime calls by the caller's stored mobile (callCodec.ts), 0 for a caller
  * with none: the lookup of the current snapshot, taken once for a page's rows.

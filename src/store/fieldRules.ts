@@ -10,10 +10,9 @@ export const isShownBlank = (value: unknown) =>
 
 /**
  * Minutes from seconds, rounded half-up to 2 decimals, in whole numbers so no
- * float creeps in: hundredths = floor((seconds × 100 + 30) / 60). As SQL (a
- * call's duration) and as JS (a sum of seconds, rounded once: decision 22).
+ * float creeps in: hundredths = floor((seconds × 100 + 30) / 60). A call's
+ * duration, and a sum of seconds rounded once (decision 22).
  */
-export const minutesSql = (seconds: string) => `(${seconds} * 100 + 30) / 60 / 100.0`
 export const minutesOf = (seconds: number) => Math.floor((seconds * 100 + 30) / 60) / 100
 
 /** The four impression columns whose sum is total_search (spec 2.5). */

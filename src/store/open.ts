@@ -25,9 +25,11 @@ export function openStore(path: string, { readonly = false, migrate = !readonly,
   } catch (error) {
     throw new Error(`cannot open the read store at ${path}: ${(error as Error).message}`)
   }
-  // WAL: readers never block the sync writer and see only committed runs.
-  if (path !== ':memory:' && !readonly) client.run('PRAGMA journal_mode = WAL')
+  // first: a statement below that meets a sync's lock then waits instead of failing
   client.run('PRAGMA busy_timeout = 5000')
+  // WAL: readers never block the sync writer and see only committed runs. The mode is kept in
+  // the file: a serving worker opens a store that serve created and set, and asks nothing of it
+  if (path !== ':memory:' && !readonly && !serving) client.run('PRAGMA journal_mode = WAL')
   client.run('PRAGMA synchronous = NORMAL')
   client.run('PRAGMA cache_size = -65536') // 64 MiB page cache
   client.run('PRAGMA temp_store = MEMORY')

@@ -48,10 +48,10 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
     WHERE mobile = ?1 AND (start, call_log_id) >= (?2, ?3)
     ORDER BY start, call_log_id`)
   // a call of a visible store moves in the feed; one of an invisible store is in no copy (a store
-  // that turned invisible this run moves all its calls anyway: store/feed.ts)
+  // that turned invisible this run moves all its calls anyway: store/feed.ts; calls.visible is
+  // up to date by now: changes.ts marks the stores that turned first)
   const setPlace = client.query(`UPDATE calls SET prev_calls_count = ?1,
-    feed_seq = iif(EXISTS (SELECT 1 FROM stores s WHERE s.website_id = calls.website_id AND s.visible = 1), ?2, feed_seq)
-    WHERE start = ?3 AND call_log_id = ?4`)
+    feed_seq = iif(visible = 1, ?2, feed_seq) WHERE start = ?3 AND call_log_id = ?4`)
   const setTotal = client.query('INSERT INTO callers (mobile, total, seq) VALUES (?1, ?2, ?3) ON CONFLICT (mobile) DO UPDATE SET total = ?2, seq = ?3 WHERE total <> ?2')
   for (const [mobile, place] of [...earliest].sort((a, b) => a[0] - b[0])) {
     let n = (before.get(mobile, place.start, place.callLogId) as { n: number } | null)?.n ?? 0

@@ -1,0 +1,122 @@
+// How a call is stored (src/store/callCodec.ts): every value reads back exactly
+// as the master wrote it, in JavaScript and in the SQL of the readable view and
+// of migration 0007, which converts stores made by earlier versions.
+import { describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { migrations } from '../src/store/migrations'
+import type { Store } from '../src/store/open'
+import { callValues, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
+import type { CallRow } from '../src/store/rows'
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+
+describe('times', () => {
+  test('every second of a day and every day of 1999 to 2101 read back as written, in order', () => {
+    let last = -Infinity
+    for (let y = 1999; y <= 2101; y++) {
+      for (let m = 1; m <= 12; m++) {
+        const days = new Date(Date.UTC(y, m, 0)).getUTCDate()
+        for (let d = 1; d <= days; d++) {
+          const text = `${y}-${pad(m)}-${pad(d)} 07:08:09`
+          const s = secondsOf(text)!
+          expect(s).toBe(Date.UTC(y, m - 1, d, 7, 8, 9) / 1000)
+          expect(timeText(s)).toBe(text)
+          expect(s).toBeGreaterThan(last)
+          last = s
+        }
+      }
+    }
+    for (let s = 0; s < 86_400; s += 7) {
+      const text = `2024-02-29 ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`
+      expect(timeText(secondsOf(text)!)).toBe(text)
+    }
+  })
+
+  test('the ends of the DATETIME range and years before 1970 read back too', () => {
+    for (const text of ['0001-01-01 00:00:00', '1000-01-01 00:00:00', '1969-12-31 23:59:59', '1970-01-01 00:00:00', '1900-02-28 12:00:00', '9999-12-31 23:59:59']) {
+      expect(timeText(secondsOf(text)!)).toBe(text)
+    }
+  })
+
+  test('what is no real time is kept as its text', () => {
+    for (const text of ['0000-00-00 00:00:00', '2025-02-29 10:00:00', '2100-02-29 10:00:00', '2025-13-01 10:00:00', '2025-04-31 10:00:00', '2025-01-01 24:00:00',
+      '2025-01-01 10:60:00', '2025-01-01 10:00:60', '2025-01-01T10:00:00', '2025-01-01 10:00', '2025-01-01 10:00:00.5', ' 2025-01-01 10:00:00', '']) {
+      expect(secondsOf(text)).toBeNull()
+      expect(timeOf(text)).toBe(text)
+    }
+  })
+
+  test('created_at and crm_synced_at are kept after the start, and read back as written', () => {
+    const start = secondsOf('2025-03-01 10:00:00')!
+    expect(storedAfter('2025-03-01 10:00:00', start)).toBe(0)
+    expect(storedAfter('2025-03-01 09:59:00', start)).toBe(-60)
+    expect(timeAfter(storedAfter('2025-03-02 11:30:05', start), start)).toBe('2025-03-02 11:30:05')
+    expect(storedAfter(null, start)).toBeNull()
+    expect(timeAfter(null, start)).toBeNull()
+    // either not a time: the text itself
+    expect(storedAfter('0000-00-00 00:00:00', start)).toBe('0000-00-00 00:00:00')
+    expect(storedAfter('2025-03-01 10:00:00', '0000-00-00 00:00:00')).toBe('2025-03-01 10:00:00')
+    expect(timeAfter('2025-03-01 10:00:00', '0000-00-00 00:00:00')).toBe('2025-03-01 10:00:00')
+  })
+})
+
+describe('substatus and mobile', () => {
+  test('the three substatuses are 1, 2 and 3; anything else stays text', () => {
+    expect(['Answered', 'Missed', 'Offline'].map(storedSubstatus)).toEqual([1, 2, 3])
+    for (const s of ['Answered', 'Missed', 'Offline', '', 'answered', 'Busy']) expect(substatusOf(storedSubstatus(s))).toBe(s)
+  })
+
+  test('a mobile keeps its leading zeros and its length', () => {
+    for (const mobile of ['7000000001', '0012345678', '0000000000', '12345', '0012345', '0', '']) {
+      expect(mobileDigits(mobileKey(mobile))).toBe(mobile)
+    }
+    expect(mobileKey('12345')).not.toBe(mobileKey('0012345'))
+    expect(mobileOf('+91 (700) 000-0001')).toBe('7000000001')
+  })
+})
+
+describe('migration 0007 on a store made by an earlier version', () => {
+  test('converts every call as the code stores it, and the readable view gives back what was there', () => {
+    // a store at migration 0006, as the last version left it
+    const client = new Database(':memory:')
+    const db = drizzle({ client }) as unknown as Store
+    const upTo = (n: number) => (db as any).dialect.migrate(migrations.slice(0, n), (db as any).session, { migrationsFolder: '' })
+    upTo(7)
+    client.run("INSERT INTO stores (website_id, sap_code, is_deleted, visible, dealership_name) VALUES (1, 'S1', 0, 1, 'One'), (2, 'S2', 1, 0, 'Two')")
+    const times = ['2025-03-01 10:00:00', '1999-12-31 23:59:59', '0000-00-00 00:00:00', '2025-02-29 10:00:00', '2025-01-01T10:00:00', '0001-01-01 00:00:00', '9999-12-31 23:59:59', '1969-07-20 20:17:40']
+    const old: CallRow[] = []
+    times.forEach((t, i) =>
+      times.forEach((c, j) =>
+        old.push({
+          call_log_id: `C${i}-${j}`, website_id: (i + j) % 3, call_start_time: t, caller_number: `+91 00${i}${j}-1`, duration_seconds: i * j, did_number: 'd', event_type: 'MISSED',
+          substatus: ['Answered', 'Missed', 'Offline', ''][j % 4], recording_url: j % 2 ? null : ' ', crm_lead_id: i % 2 ? null : 'L', crm_synced_at: i % 2 ? null : c, created_at: c,
+        }),
+      ),
+    )
+    const insert = client.query(`INSERT INTO calls (website_id, call_start_time, call_log_id, caller_number, duration_seconds, did_number, event_type, substatus,
+      recording_url, crm_lead_id, crm_synced_at, created_at, mobile, prev_calls_count, feed_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 7)`)
+    for (const r of old) {
+      insert.run(r.website_id ?? 0, r.call_start_time, r.call_log_id, r.caller_number, r.duration_seconds, r.did_number, r.event_type, r.substatus, r.recording_url, r.crm_lead_id, r.crm_synced_at, r.created_at, mobileOf(r.caller_number))
+    }
+    upTo(8)
+    const stored = client.query(`SELECT ${STORED_CALL_COLUMNS.join(', ')} FROM calls WHERE call_log_id = ?`)
+    const readable = client.query(`SELECT call_start_time, website_id, caller_number, substatus, recording_url, crm_lead_id, crm_synced_at, created_at, mobile, visible, feed_seq
+      FROM calls_readable WHERE call_log_id = ?`)
+    for (const r of old) {
+      expect(stored.values(r.call_log_id)[0]).toEqual(callValues(r))
+      expect(readable.get(r.call_log_id)).toEqual({
+        call_start_time: r.call_start_time, website_id: r.website_id, caller_number: r.caller_number, substatus: r.substatus, recording_url: r.recording_url,
+        crm_lead_id: r.crm_lead_id, crm_synced_at: r.crm_synced_at, created_at: r.created_at, mobile: mobileOf(r.caller_number), visible: r.website_id === 1 ? 1 : 0, feed_seq: 7,
+      })
+    }
+    // in time order, a start that is no time after every real one
+    const order = client.query('SELECT call_log_id FROM calls ORDER BY start, call_log_id').all().map((x: any) => x.call_log_id)
+    const expected = [...old].sort((a, b) => {
+      const [sa, sb] = [secondsOf(a.call_start_time), secondsOf(b.call_start_time)]
+      if (sa !== sb) return sa === null ? 1 : sb === null ? -1 : sa - sb
+      return a.call_start_time < b.call_start_time ? -1 : a.call_start_time > b.call_start_time ? 1 : a.call_log_id < b.call_log_id ? -1 : 1
+    })
+    expect(order).toEqual(expected.map((r) => r.call_log_id))
+  })
+})

@@ -1,0 +1,64 @@
+// Caller totals held in memory (src/store/callerTotals.ts): a base read in
+// slices beside the requests, then each data version's changes taken in on top;
+// every total equals the callers table's, whichever way it is found.
+import { describe, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { seedDemo } from '../db/fixtures/demo'
+import { callerTotals, callerTotalsInMemory } from '../src/store/callerTotals'
+import { applyChanges } from '../src/store/load'
+import { closeStore, openStore, type Store } from '../src/store/open'
+import type { CallRow } from '../src/store/rows'
+import { readSnapshot } from '../src/store/snapshot'
+
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+/** Every caller's total as the served connection finds it, against the table's own, in one snapshot. */
+function compare(served: Store): { inMemory: boolean; callers: number } {
+  return readSnapshot(served, () => {
+    const totalOf = callerTotals(served)
+    const truth = served.$client.query<{ mobile: number; total: number }, []>('SELECT mobile, total FROM callers').all()
+    for (const { mobile, total } of truth) expect(totalOf(mobile)).toBe(total)
+    expect(totalOf(19_999_999_999)).toBe(0) // a caller the store never saw
+    return { inMemory: callerTotalsInMemory(served), callers: truth.length }
+  })
+}
+
+describe('caller totals in memory', () => {
+  test('a file store: seeks until the base is read beside the requests, then memory, with every later sync taken in', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const writer = openStore(path)
+    seedDemo(writer)
+    const served = openStore(path, { migrate: false, serving: true })
+    expect(compare(served).inMemory).toBe(false) // the base is only being read
+    for (let i = 0; i < 20 && !compare(served).inMemory; i++) await turn()
+    const first = compare(served)
+    expect(first.inMemory).toBe(true)
+    // a sync: new calls from a known caller and from new ones, and a caller moved to another number
+    const known = served.$client.query<{ caller_number: string }, []>('SELECT caller_number FROM calls LIMIT 1').get()!.caller_number
+    const moved = served.$client.query<CallRow, []>(`SELECT call_log_id, website_id, call_start_time, caller_number, duration_seconds, did_number, event_type, substatus,
+      recording_url, crm_lead_id, crm_synced_at, created_at FROM calls_readable LIMIT 1 OFFSET 7`).get()!
+    await turn()
+    applyChanges(writer, {
+      calls: [
+        ...[1, 2, 3].map((i) => ({ call_log_id: `NEW-${i}`, website_id: 1, call_start_time: `2025-06-30 2${i}:00:00`, caller_number: i === 1 ? known : `+91 99${i}0000000`, duration_seconds: 30,
+          did_number: 'd', event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: `2025-06-30 2${i}:00:00` })),
+        { ...moved, caller_number: '+91 9888888888' },
+      ],
+    })
+    await turn()
+    const after = compare(served)
+    expect(after.inMemory).toBe(true)
+    expect(after.callers).toBe(first.callers + 3)
+    closeStore(served)
+    closeStore(writer)
+  })
+
+  test('a store in memory reads its base at once, in the request\'s own snapshot', () => {
+    const db = openStore(':memory:')
+    seedDemo(db)
+    compare(db)
+    expect(compare(db).inMemory).toBe(true)
+  })
+})
