@@ -9,9 +9,9 @@
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
-import { mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
+import { dayText, mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
-import { storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
+import { storesOfDealer, visibleStore, visibleStores, type StoreRow } from './directory'
 import type { Store } from './open'
 
 const ZERO: Counts = { answered: 0, missed: 0, offline: 0, secAnswered: 0, secMissed: 0, secOffline: 0 }
@@ -76,24 +76,26 @@ interface CallRead {
 
 const CALL_COLUMNS = `c.website_id, c.call_log_id, c.caller_number, c.start, c.duration_seconds, c.did_number, c.event_type, c.substatus,
   c.recording_url, c.crm_lead_id, c.crm_synced_at, c.created_at, c.mobile, c.prev_calls_count`
+// a call-log row's (spec 2.6): each column read costs a 500-row page about 25 µs
+const LOG_COLUMNS = 'c.call_log_id, c.caller_number, c.start, c.duration_seconds, c.did_number, c.event_type, c.substatus, c.recording_url, c.mobile, c.prev_calls_count'
+type Shape = 'record' | 'log'
+const COLUMNS: Record<Shape, string> = { record: CALL_COLUMNS, log: LOG_COLUMNS }
 
 const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
 
-/** A call record (spec 2.1), its store's part given. Field order is the documented one. */
-export function historyRecord(c: CallRead, store: StoreFace, total: number) {
-  return {
-    website_id: store.website_id,
-    sap_code: store.sap_code,
-    dealership_name: store.dealership_name,
-    city: store.city,
-    district: store.district,
-    state: store.state,
-    country: store.country,
-    pincode: store.pincode,
+/**
+ * A call record (spec 2.1) as JSON text, without its braces: its store's part
+ * (rendered once per store and data version, directory.ts) and then the call's
+ * own fields, in the documented order. Text, not an object per row: building and
+ * serialising an object of 22 fields was most of a page's cost.
+ */
+export function recordFields(c: CallRead, store: StoreRow, total: number): string {
+  const start = timeText(c.start)
+  const own = JSON.stringify({
     call_log_id: c.call_log_id,
     call_number_with_c_code: c.caller_number,
     mobile: mobileDigits(c.mobile),
-    call_start_time: timeText(c.start),
+    call_start_time: start,
     call_duration_minutes: minutesOf(c.duration_seconds),
     call_did_number: c.did_number,
     call_event_type: c.event_type,
@@ -103,10 +105,10 @@ export function historyRecord(c: CallRead, store: StoreFace, total: number) {
     crm_synced_at: timeAfter(c.crm_synced_at, c.start),
     total_calls_from_caller: total,
     prev_calls_count: c.prev_calls_count,
-    created_at: timeAfter(c.created_at, c.start)!,
-  }
+    created_at: c.created_at === 0 ? start : timeAfter(c.created_at, c.start)!, // mostly the start itself
+  })
+  return `${store.faceFields},${own.slice(1, -1)}`
 }
-export type HistoryRecord = ReturnType<typeof historyRecord>
 
 /** A call-log row (spec 2.6). */
 function logRow(c: CallRead, total: number) {
@@ -125,18 +127,19 @@ function logRow(c: CallRead, total: number) {
 }
 export type LogRow = ReturnType<typeof logRow>
 
-type Shape = 'history' | 'log'
-type Shaped<S extends Shape> = S extends 'history' ? HistoryRecord : LogRow
-
-function shape<S extends Shape>(db: Store, rows: CallRead[], as: S): Shaped<S>[] {
+/** Call records as JSON text, one a row: every row is of a visible store (the query's scope, or calls.visible). */
+function renderRecords(db: Store, rows: CallRead[]): string[] {
   const totalOf = callerTotals(db)
-  const out = new Array(rows.length)
-  if (as === 'log') {
-    for (let i = 0; i < rows.length; i++) out[i] = logRow(rows[i], totalOf(rows[i].mobile))
-    return out
-  }
-  // every row of a page is of a visible store (the query's scope or join): the directory has its face
-  for (let i = 0; i < rows.length; i++) out[i] = historyRecord(rows[i], visibleStore(db, rows[i].website_id)!.face, totalOf(rows[i].mobile))
+  const stores = visibleStores(db)
+  const out = new Array<string>(rows.length)
+  for (let i = 0; i < rows.length; i++) out[i] = `{${recordFields(rows[i], stores.get(rows[i].website_id)!, totalOf(rows[i].mobile))}}`
+  return out
+}
+
+function logRows(db: Store, rows: CallRead[]): LogRow[] {
+  const totalOf = callerTotals(db)
+  const out = new Array<LogRow>(rows.length)
+  for (let i = 0; i < rows.length; i++) out[i] = logRow(rows[i], totalOf(rows[i].mobile))
   return out
 }
 
@@ -146,7 +149,10 @@ export type Scope = { kind: 'store'; websiteId: number } | { kind: 'stores'; web
 interface CallSet {
   total: number
   counts: Counts
-  page<S extends Shape>(offset: number, limit: number, as: S): Shaped<S>[]
+  /** a page of call-log rows */
+  logPage(offset: number, limit: number): LogRow[]
+  /** a page of call records, as JSON text */
+  recordPage(offset: number, limit: number): string[]
 }
 
 export interface Range {
@@ -166,7 +172,7 @@ export function callSet(db: Store, scope: Scope, range: Range, cls: CallClass): 
   return allSet(db, range, cls)
 }
 
-type PageAt = (target: number, offset: number, limit: number) => CallRead[]
+type PageAt = (target: number, offset: number, limit: number, shape: Shape) => CallRead[]
 
 /**
  * A call set from its counts before and within the range: the total at once, a
@@ -176,12 +182,17 @@ type PageAt = (target: number, offset: number, limit: number) => CallRead[]
 function setFrom(db: Store, counts: { before: Counts; range: Counts }, cls: CallClass, pageAt: PageAt): CallSet {
   const total = countOf(counts.range, cls)
   const before = countOf(counts.before, cls)
+  const rows = (offset: number, limit: number, shape: Shape) => (offset >= total ? [] : pageAt(before + offset, offset, limit, shape))
   return {
     total,
     counts: counts.range,
-    page: (offset, limit, as) => (offset >= total ? [] : shape(db, pageAt(before + offset, offset, limit), as)),
+    logPage: (offset, limit) => logRows(db, rows(offset, limit, 'log')),
+    recordPage: (offset, limit) => renderRecords(db, rows(offset, limit, 'record')),
   }
 }
+
+/** A page's SQL for each shape's columns. */
+const bothShapes = (sql: (columns: string) => string): Record<Shape, string> => ({ record: sql(COLUMNS.record), log: sql(COLUMNS.log) })
 
 /** The SQL of each class, built once per class (statements are found by their text). */
 function perClass<T>(build: (cls: CallClass) => T): (cls: CallClass) => T {
@@ -199,63 +210,73 @@ const storeSql = perClass((cls) => {
     // the first day whose running total passes the target; only that day's earlier rows are skipped
     start: `SELECT day, ${cum} - (${n}) AS skipped FROM call_days
       WHERE website_id = ${int()} AND day >= CAST(? AS TEXT) AND ${cum} > ? ORDER BY day LIMIT 1`,
-    page: `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_store
+    page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
       WHERE c.website_id = ${int()} AND c.start >= ${int()} AND c.start <= ${int()} ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
   }
 })
 
 function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): CallSet {
   const sql = storeSql(cls)
-  return setFrom(db, storeCounts(db, websiteId, range.from, range.to), cls, (target, _offset, limit) => {
+  return setFrom(db, storeCounts(db, websiteId, range.from, range.to), cls, (target, _offset, limit, shape) => {
     const start = db.$client.query<{ day: string; skipped: number }, [number, string, number]>(sql.start).get(websiteId, range.from, target)
     if (!start) return []
     return db.$client
-      .query<CallRead, [number, number, number, number, number]>(sql.page)
+      .query<CallRead, [number, number, number, number, number]>(sql.page[shape])
       .all(websiteId, secondsOf(`${start.day} 00:00:00`)!, secondsOf(range.toTime)!, limit, target - start.skipped)
   })
 }
 
 const storesSql = perClass((cls) => {
-  const { n, where } = classSql(cls)
+  const { cum, where } = classSql(cls)
   return {
-    days: `SELECT day, sum(${n}) AS n FROM call_days
-      WHERE website_id IN (SELECT value FROM json_each(?)) AND day >= CAST(? AS TEXT) AND day <= CAST(? AS TEXT)
-      GROUP BY day ORDER BY day`,
-    page: `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_store
+    // a store's calls of the class up to and including a day: one seek
+    through: `SELECT ${cum} AS n FROM call_days WHERE website_id = ${int()} AND day <= CAST(? AS TEXT) ORDER BY day DESC LIMIT 1`,
+    page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
       WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.start >= ${int()} AND c.start <= ${int()} ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
   }
 })
 
-// Several stores (a dealer with more than one showroom): per-day counts of the
-// stores bound the rows to read to the days the page spans, so the merge sort
-// is over about one page, not the whole range.
+// Several stores (a dealer with more than one showroom): the days where the page
+// begins and ends are found by a binary search over the range's days, each probe
+// a seek per store into its running totals, so the rows read and merged are about
+// one page's whatever the range and the page.
 function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass): CallSet {
   const counts = { ...ZERO }
+  const before: number[] = []
   for (const id of websiteIds) {
-    const c = storeCounts(db, id, range.from, range.to).range
-    for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += c[k]
+    const c = storeCounts(db, id, range.from, range.to)
+    for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += c.range[k]
+    before.push(countOf(c.before, cls))
   }
   const ids = JSON.stringify(websiteIds)
   const sql = storesSql(cls)
-  return setFrom(db, { before: ZERO, range: counts }, cls, (_target, offset, limit) => {
-    const days = db.$client.query<{ day: string; n: number }, [string, string, string]>(sql.days).all(ids, range.from, range.to)
-    let seen = 0
-    let first: { day: string; skip: number } | undefined
-    let last = range.to
-    for (const d of days) {
-      if (!first && seen + d.n > offset) first = { day: d.day, skip: offset - seen }
-      seen += d.n
-      if (first && seen >= offset + limit) {
-        last = d.day
-        break
-      }
+  return setFrom(db, { before: ZERO, range: counts }, cls, (_target, offset, limit, shape) => {
+    const through = db.$client.query<{ n: number }, [number, string]>(sql.through)
+    // the stores' calls of the class in the range up to and including a day (days since 1970)
+    const countThrough = (day: number) => {
+      const text = dayText(day * 86_400)
+      let n = 0
+      for (let i = 0; i < websiteIds.length; i++) n += (through.get(websiteIds[i], text)?.n ?? 0) - before[i]
+      return n
     }
-    if (!first) return []
+    // the first day whose count passes `n` (the range's last day when none does)
+    const firstPassing = (n: number, lo: number, hi: number) => {
+      while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2)
+        if (countThrough(mid) > n) hi = mid
+        else lo = mid + 1
+      }
+      return lo
+    }
+    const days = { from: secondsOf(`${range.from} 00:00:00`)! / 86_400, to: secondsOf(`${range.to} 00:00:00`)! / 86_400 }
+    const first = firstPassing(offset, days.from, days.to)
+    const skip = offset - (first > days.from ? countThrough(first - 1) : 0)
+    const last = firstPassing(offset + limit - 1, first, days.to)
     return db.$client
-      .query<CallRead, [string, number, number, number, number]>(sql.page)
-      .all(ids, secondsOf(`${first.day} 00:00:00`)!, secondsOf(`${last} 23:59:59`)!, limit, first.skip)
+      .query<CallRead, [string, number, number, number, number]>(sql.page[shape])
+      .all(ids, first * 86_400, last * 86_400 + 86_399, limit, skip)
   })
 }
 
@@ -264,16 +285,16 @@ const allSql = perClass((cls) => {
   return {
     upTo: `SELECT minute, ${cum} AS cum, ${cum} - (${n}) AS skipped FROM call_minutes WHERE minute <= ${int()} ORDER BY minute DESC LIMIT 1`,
     // time order across stores is the table's own: one range read, keeping calls of visible stores
-    page: `SELECT ${CALL_COLUMNS} FROM calls c
+    page: bothShapes((columns) => `SELECT ${columns} FROM calls c
       WHERE c.start >= ${int()} AND c.start <= ${int()} AND c.visible = 1 ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`,
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
   }
 })
 
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const sql = allSql(cls)
   const upTo = db.$client.query<{ minute: number; cum: number; skipped: number }, [number]>(sql.upTo)
-  return setFrom(db, globalCounts(db, range), cls, (target, _offset, limit) => {
+  return setFrom(db, globalCounts(db, range), cls, (target, _offset, limit, shape) => {
     // the first minute whose running total passes the target: a binary search
     // over the minutes of the range, each probe one rowid seek
     let { first: lo, last: hi } = minutesOfRange(range)
@@ -285,7 +306,7 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
     const start = upTo.get(lo)
     if (!start) return []
     return db.$client
-      .query<CallRead, [number, number, number, number]>(sql.page)
+      .query<CallRead, [number, number, number, number]>(sql.page[shape])
       .all(start.minute * 60, secondsOf(range.toTime)!, limit, target - start.skipped)
   })
 }
@@ -293,14 +314,14 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
 const byIdSql = perClass((cls) => `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_call_log_id
   WHERE c.call_log_id = CAST(? AS TEXT) AND c.start >= ${int()} AND c.start <= ${int()} ${classSql(cls).where}`)
 
-/** One call by call_log_id, if it is visible, in range, in scope and of the class. */
-function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): HistoryRecord[] {
+/** One call by call_log_id, if it is visible, in range, in scope and of the class: its record as JSON text. */
+function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): string[] {
   const rows = db.$client
     .query<CallRead, [string, number, number]>(byIdSql(cls))
     .all(callLogId, secondsOf(range.fromTime)!, secondsOf(range.toTime)!)
     .filter((r) => visibleStore(db, r.website_id) !== null)
   const inScope = scope.kind === 'all' ? rows : rows.filter((r) => (scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds).includes(r.website_id))
-  return shape(db, inScope, 'history')
+  return renderRecords(db, inScope)
 }
 
 /**
@@ -314,15 +335,15 @@ export function scopeOf(db: Store, store: StoreRow | null, sapCode: string | nul
   return { kind: 'all' }
 }
 
-/** One page of call history and the total it is a page of: by call_log_id when given, else from the call set. */
-export function callHistoryPage(db: Store, scope: Scope, range: Range, cls: CallClass, callLogId: string | null, page: { offset: number; limit: number }) {
-  if (scope.kind === 'stores' && scope.websiteIds.length === 0) return { total: 0, data: [] }
+/** One page of call history (records as JSON text) and the total it is a page of: by call_log_id when given, else from the call set. */
+export function callHistoryPage(db: Store, scope: Scope, range: Range, cls: CallClass, callLogId: string | null, page: { offset: number; limit: number }): { total: number; records: string[] } {
+  if (scope.kind === 'stores' && scope.websiteIds.length === 0) return { total: 0, records: [] }
   if (callLogId !== null) {
-    const rows = callById(db, callLogId, scope, range, cls)
-    return { total: rows.length, data: rows.slice(page.offset, page.offset + page.limit) }
+    const records = callById(db, callLogId, scope, range, cls)
+    return { total: records.length, records: records.slice(page.offset, page.offset + page.limit) }
   }
   const set = callSet(db, scope, range, cls)
-  return { total: set.total, data: set.page(page.offset, page.limit, 'history') }
+  return { total: set.total, records: set.recordPage(page.offset, page.limit) }
 }
 
 /** What a page reads of a call, for the change feed's rows (store/feed.ts). */

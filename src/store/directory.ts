@@ -20,6 +20,8 @@ export interface StoreRow {
   state: string
   /** the store as every call record shows it (spec 2.1), NULL parts kept */
   face: StoreFace
+  /** the same as the first fields of a call record's JSON, without braces (store/calls.ts) */
+  faceFields: string
 }
 
 /** A store's fields in a call record (spec 2.1), in the record's order. */
@@ -65,7 +67,7 @@ const directoryOf = perVersion((db: Store): Directory => {
   const storesOfDealer = new Map<string, StoreRow[]>()
   for (const f of q<StoreFace>(`SELECT website_id, sap_code, dealership_name, city, district, state, country, pincode
       FROM stores WHERE visible = 1 ORDER BY website_id`)) {
-    const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f }
+    const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f, faceFields: JSON.stringify(f).slice(1, -1) }
     visibleStores.set(s.website_id, s)
     const list = storesOfDealer.get(s.sap_code)
     if (list) list.push(s)
@@ -91,6 +93,9 @@ export const integrationByKeyHash = (db: Store, keySha256: string): Integration 
 export const dealerIsActive = (db: Store, sapCode: string): boolean => directoryOf(db).activeDealers.has(sapCode)
 
 export const visibleStore = (db: Store, websiteId: number): StoreRow | null => directoryOf(db).visibleStores.get(websiteId) ?? null
+
+/** Every visible store by website_id, for a page of rows to look up their stores in one go. */
+export const visibleStores = (db: Store): ReadonlyMap<number, StoreRow> => directoryOf(db).visibleStores
 
 /** Visible stores of one dealer, by website_id (decision 17). */
 export const storesOfDealer = (db: Store, sapCode: string): StoreRow[] => directoryOf(db).storesOfDealer.get(sapCode) ?? NONE

@@ -6,7 +6,7 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { CALL_READ_COLUMNS, historyRecord, type CallRead, type HistoryRecord } from './calls'
+import { CALL_READ_COLUMNS, recordFields, type CallRead } from './calls'
 import { callerTotals } from './callerTotals'
 import { visibleStore } from './directory'
 import type { StoreFaces } from './derive/stores'
@@ -59,8 +59,17 @@ export function runBefore(db: Store, seq: number): number {
 /** Where a listing starts: strictly after a position, or at the first position of a run. */
 export type FeedStart = { after: { seq: number; callLogId: string } } | { fromSeq: number }
 
-/** A feed item: a visible call as call history shows it (an upsert), or a call no longer visible or gone (a delete). */
-export type FeedRow = { feed_seq: number; call_log_id: string } & ({ record: HistoryRecord } | { record: null })
+/**
+ * A feed item at its position, as JSON text: a visible call as call history shows it
+ * (an upsert), or a call no longer visible or gone (a delete).
+ */
+export interface FeedRow {
+  feed_seq: number
+  call_log_id: string
+  item: string
+}
+
+const deleteItem = (callLogId: string) => `{"change":"delete","call_log_id":${JSON.stringify(callLogId)}}`
 
 // a call of no store, an unknown one or an invisible one is a delete: visibility is the directory's
 const FROM_CALLS = `SELECT c.feed_seq, ${CALL_READ_COLUMNS} FROM calls c INDEXED BY calls_feed`
@@ -83,10 +92,11 @@ export function feedRows(db: Store, start: FeedStart, limit: number): FeedRow[] 
   const totalOf = callerTotals(db)
   const rows: FeedRow[] = calls.map((c) => {
     const store = visibleStore(db, c.website_id)
-    return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, record: store && historyRecord(c, store.face, totalOf(c.mobile)) }
+    const item = store ? `{"change":"upsert",${recordFields(c, store, totalOf(c.mobile))}}` : deleteItem(c.call_log_id)
+    return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, item }
   })
   const gone = db.$client.query<{ feed_seq: number; call_log_id: string }, (string | number)[]>(SQL.gone[how]).all(...params)
   if (gone.length === 0) return rows // the usual case: no call ever left the master
   const byPosition = (a: FeedRow, b: FeedRow) => a.feed_seq - b.feed_seq || (a.call_log_id < b.call_log_id ? -1 : a.call_log_id > b.call_log_id ? 1 : 0)
-  return [...rows, ...gone.map((g) => ({ ...g, record: null }))].sort(byPosition).slice(0, limit)
+  return [...rows, ...gone.map((g) => ({ ...g, item: deleteItem(g.call_log_id) }))].sort(byPosition).slice(0, limit)
 }

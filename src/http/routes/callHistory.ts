@@ -7,7 +7,7 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer, okHead } from '../answer'
+import { answerRows, okHead, renderRows } from '../answer'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField, suppliedOrNull } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
@@ -85,19 +85,18 @@ export const callHistory = (deps: ApiDeps) =>
         const store = lookup === null ? null : resolveStorelookup(deps, integration.id, lookup)
         // decision 13: an unknown or inactive dealer is 404 before the no-record outcome
         if (sapCode !== null && !dealerIsActive(deps.db, sapCode)) throw new ApiError(404, Message.sapCodeNotFound)
-        const { total, data } = callHistoryPage(deps.db, scopeOf(deps.db, store, sapCode), range, cls, callLogId, page)
+        const { total, records } = callHistoryPage(deps.db, scopeOf(deps.db, store, sapCode), range, cls, callLogId, page)
         if (total === 0) throw new ApiError(404, Message.noRecord)
-        const paging = pagingOf(total, page, data.length)
+        const paging = pagingOf(total, page, records.length)
         if (page.page > paging.total_pages) throw new ApiError(404, Message.pageOutOfRange)
-        return answer<typeof Ok.static>({ request, set }, {
+        return answerRows<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           user: integration.name,
           from_date: range.from,
           to_date: range.to,
           filters: { sap_code: sapCode, call_log_id: callLogId, substatus: suppliedOrNull(body.substatus) },
           paging: { total_records: total, total_pages: paging.total_pages, page: paging.page, limit: paging.limit, returned: paging.returned, has_more: paging.has_more },
-          data: data as (typeof CallRecord.static)[],
-        })
+        }, renderRows<typeof CallRecord.static, string>(records, (r) => r))
       }),
     routeOptions(Body, responsesWith404(Ok, examples['/listing/listingtiles'], {
         message: 'No record found',

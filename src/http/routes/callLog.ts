@@ -57,7 +57,7 @@ export const callLog = (deps: ApiDeps) =>
         const store = resolveStorelookup(deps, integration.id, body.storelookup)
         const cls = callClassOf(body.substatus)
         const calls = callSet(deps.db, { kind: 'store', websiteId: store.website_id }, range, cls)
-        const data = calls.page(page.offset, page.limit, 'log') as (typeof CallRow.static)[]
+        const data: (typeof CallRow.static)[] = calls.logPage(page.offset, page.limit)
         return answer<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           message: calls.total ? '' : Message.noRecord,

@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia'
 import { MAX_CURSOR_CHARS, type ChangesCursor } from '../../changesCursor'
 import { feedRows, feedState, runBefore, type FeedRow, type FeedStart, type FeedState } from '../../store/feed'
 import { readSnapshot } from '../../store/snapshot'
-import { answer, okHead } from '../answer'
+import { answerRows, okHead, renderRows } from '../answer'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
@@ -50,10 +50,6 @@ const Ok = t.Object({
 
 type Item = typeof Upsert.static | typeof Delete.static
 
-function itemOf({ call_log_id, record }: FeedRow): Item {
-  return record ? { change: 'upsert', ...record } : { change: 'delete', call_log_id }
-}
-
 /**
  * Where a cursor resumes in this store: just after its position when this store
  * issued it; else from the issuing replica's run before that position, which
@@ -88,15 +84,14 @@ export const changes = (deps: ApiDeps) =>
         const next = last
           ? deps.changesCursors.seal({ origin, after: { seq: last.feed_seq, callLogId: last.call_log_id }, base: runBefore(deps.db, last.feed_seq), head })
           : (given ?? deps.changesCursors.seal({ origin, after: null, base: 0, head }))
-        return answer<typeof Ok.static>({ request, set }, {
+        return answerRows<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           user: integration.name,
           limit,
           returned: rows.length,
           has_more: hasMore,
           next_cursor: next,
-          data: rows.map(itemOf),
-        })
+        }, renderRows<Item, FeedRow>(rows, (r) => r.item))
       }),
     routeOptions(Body, responses(Ok, examples['/listing/changes']), {
       summary: 'Change feed of call history',

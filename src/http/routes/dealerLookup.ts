@@ -5,7 +5,7 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer, okHead } from '../answer'
+import { answerRows, okHead } from '../answer'
 import { Message } from '../errors'
 import { dateRangeFields, optionalString, dateRangeOf, requiredString } from '../inputs'
 import { Int, okFields, responses, routeOptions, StoreEntry } from '../responses'
@@ -37,17 +37,15 @@ export const dealerLookup = (deps: ApiDeps) =>
         // an unknown or inactive dealer is an empty list, not an error: a store is
         // visible only while its dealer is active, so such a dealer has none
         const stores = storesOfDealer(deps.db, body.sap_code)
-        const data = storeEntries(deps, integration.id, stores, range)
-        return answer<typeof Ok.static>({ request, set }, {
+        return answerRows<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           user: integration.name,
           sap_code: body.sap_code,
           from_date: range.from,
           to_date: range.to,
-          returned: data.length,
-          message: data.length ? '' : Message.noRecord,
-          data,
-        })
+          returned: stores.length,
+          message: stores.length ? '' : Message.noRecord,
+        }, storeEntries(deps, integration.id, stores, range, false))
       }),
     routeOptions(Body, responses(Ok, examples['/listing/dealer']), {
       summary: 'Dealer lookup (step 1)',

@@ -6,7 +6,7 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answer, okHead } from '../answer'
+import { answerRows, okHead } from '../answer'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, optionalString, dateRangeOf, requiredString } from '../inputs'
 import { Int, MetricsObject, okFields, responsesWith404, routeOptions, StoreEntry } from '../responses'
@@ -39,17 +39,16 @@ export const employeeLookup = (deps: ApiDeps) =>
         if (!employee) throw new ApiError(404, Message.employeeNotFound)
         const grand = zeroTotals()
         const stores = storesOfEmployee(deps.db, body.emp_code)
-        const data = storeEntries(deps, integration.id, stores, range, grand).map((entry, i) => ({ sap_code: stores[i].sap_code, ...entry }))
-        return answer<typeof Ok.static>({ request, set }, {
+        const entries = storeEntries<(typeof Ok.static)['data'][number]>(deps, integration.id, stores, range, true, grand)
+        return answerRows<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           employee,
           from_date: range.from,
           to_date: range.to,
-          returned: data.length,
-          message: data.length ? '' : Message.noRecord,
+          returned: stores.length,
+          message: stores.length ? '' : Message.noRecord,
           grand_totals: grand,
-          data,
-        })
+        }, entries)
       }),
     routeOptions(Body, responsesWith404(Ok, examples['/listing/employee'], { message: 'Employee not found', description: 'No active employee with that code' }), {
       summary: 'Employee lookup (step 1)',
