@@ -1,11 +1,13 @@
--- Edited by hand after drizzle-kit generate: calls in time order and stored compact
--- (src/store/callCodec.ts: times as seconds, created_at and crm_synced_at as seconds
--- after the start, substatus 1/2/3, mobile as the number "1" + digits; a value that
--- is not a real time or a known substatus stays text), with whether the call's store
--- is visible; WITHOUT ROWID (the key is the row); every call again by store in the
--- covering index calls_store; call_minutes keyed by minutes since 1970; callers keyed
--- by the mobile's number, with the run that last changed each total. The view
--- calls_readable shows calls as the master's text, for people and tests.
+-- Edited by hand after drizzle-kit generate (issue 12's read layout):
+-- - calls in time order and stored compact (src/store/callCodec.ts: times as seconds,
+--   created_at and crm_synced_at as seconds after the start, substatus 1/2/3, mobile as
+--   the number "1" + digits; a value that is not a real time or a known substatus stays
+--   text), with whether the call's store is visible; WITHOUT ROWID (the key is the row);
+--   every call again by store in the covering index calls_store;
+-- - metrics keyed by one integer, the store and the day (src/store/listingFigures.ts);
+-- - call_minutes keyed by minutes since 1970;
+-- - callers keyed by the mobile's number, with the run that last changed each total;
+-- - the view calls_readable shows calls as the master's text, for people and tests.
 PRAGMA foreign_keys=OFF;--> statement-breakpoint
 CREATE TABLE `__new_calls` (
 	`start` integer NOT NULL,
@@ -44,6 +46,29 @@ CREATE INDEX `calls_store` ON `calls` (`website_id`,`start`,`call_log_id`,`calle
 CREATE UNIQUE INDEX `calls_call_log_id` ON `calls` (`call_log_id`);--> statement-breakpoint
 CREATE INDEX `calls_mobile` ON `calls` (`mobile`,`start`,`call_log_id`,`prev_calls_count`);--> statement-breakpoint
 CREATE INDEX `calls_feed` ON `calls` (`feed_seq`,`call_log_id`);--> statement-breakpoint
+CREATE TABLE `__new_metrics` (
+	`k` integer PRIMARY KEY NOT NULL,
+	`website_id` integer NOT NULL,
+	`metric_date` text NOT NULL,
+	`desktop_search_impressions` integer NOT NULL,
+	`mobile_search_impressions` integer NOT NULL,
+	`desktop_maps_impressions` integer NOT NULL,
+	`mobile_maps_impressions` integer NOT NULL,
+	`website_clicks` integer NOT NULL,
+	`call_clicks` integer NOT NULL,
+	`direction_requests` integer NOT NULL,
+	`business_bookings` integer NOT NULL,
+	`seq` integer DEFAULT 0 NOT NULL,
+	`cum_search` integer DEFAULT 0 NOT NULL,
+	`cum_website_clicks` integer DEFAULT 0 NOT NULL,
+	`cum_call_clicks` integer DEFAULT 0 NOT NULL,
+	`cum_direction_requests` integer DEFAULT 0 NOT NULL,
+	`cum_business_bookings` integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+INSERT INTO `__new_metrics`("k", "website_id", "metric_date", "desktop_search_impressions", "mobile_search_impressions", "desktop_maps_impressions", "mobile_maps_impressions", "website_clicks", "call_clicks", "direction_requests", "business_bookings", "seq", "cum_search", "cum_website_clicks", "cum_call_clicks", "cum_direction_requests", "cum_business_bookings") SELECT website_id * 8388608 + coalesce(unixepoch(metric_date) / 86400, -4194304) + 4194304, "website_id", "metric_date", "desktop_search_impressions", "mobile_search_impressions", "desktop_maps_impressions", "mobile_maps_impressions", "website_clicks", "call_clicks", "direction_requests", "business_bookings", "seq", "cum_search", "cum_website_clicks", "cum_call_clicks", "cum_direction_requests", "cum_business_bookings" FROM `metrics` ORDER BY 1;--> statement-breakpoint
+DROP TABLE `metrics`;--> statement-breakpoint
+ALTER TABLE `__new_metrics` RENAME TO `metrics`;--> statement-breakpoint
 CREATE TABLE `__new_call_minutes` (
 	`minute` integer PRIMARY KEY NOT NULL,
 	`answered` integer NOT NULL,

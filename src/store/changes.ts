@@ -10,6 +10,7 @@ import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './ca
 import { comparePlaces, renumberCallers, type Place } from './derive/callers'
 import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
+import { metricKey } from './listingFigures'
 import { deriveProducts } from './derive/products'
 import { deriveStores, isVisibleIn, markCallsVisible, STORE_VISIBLE_SQL, storeFaces, storesThatTurned, type StoreFaces } from './derive/stores'
 import { isShownBlank } from './fieldRules'
@@ -55,8 +56,9 @@ export class Changes {
 
   /** Upserts listing rows; returns how many changed. */
   metrics(rows: MetricRow[]): number {
-    const upsert = this.client.query(`INSERT INTO metrics (website_id, metric_date, ${METRIC_VALUES.join(', ')}) VALUES (?, ?, ${METRIC_VALUES.map(() => '?').join(', ')})
-      ON CONFLICT (website_id, metric_date) DO UPDATE SET ${METRIC_VALUES.map((c) => `${c} = excluded.${c}`).join(', ')}
+    const upsert = this.client.query(`INSERT INTO metrics (k, website_id, metric_date, ${METRIC_VALUES.join(', ')})
+      VALUES (${metricKey('?1', '?2')}, ?1, ?2, ${METRIC_VALUES.map((_, i) => `?${i + 3}`).join(', ')})
+      ON CONFLICT (k) DO UPDATE SET ${METRIC_VALUES.map((c) => `${c} = excluded.${c}`).join(', ')}
       WHERE ${METRIC_VALUES.map((c) => `${c} IS NOT excluded.${c}`).join(' OR ')}`)
     let changed = 0
     for (const r of rows) {

@@ -11,6 +11,7 @@ import { callValues, STORED_CALL_COLUMNS } from './callCodec'
 import { buildCallers, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
+import { metricKey } from './listingFigures'
 import { deriveProducts } from './derive/products'
 import { deriveStores, STORE_VISIBLE_SQL, storesVisible } from './derive/stores'
 import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
@@ -38,8 +39,8 @@ export class FullLoad {
   /** Listing rows, in (website_id, metric_date) order across calls. */
   metrics(rows: MetricRow[]): number {
     const cums = METRIC_TOTALS.cums
-    const insert = this.client.query(`INSERT INTO metrics (website_id, metric_date, ${METRIC_VALUES.join(', ')}, ${cums.join(', ')})
-      VALUES (?, ?, ${METRIC_VALUES.map(() => '?').join(', ')}, ${cums.map(() => '?').join(', ')})`)
+    const insert = this.client.query(`INSERT INTO metrics (k, website_id, metric_date, ${METRIC_VALUES.join(', ')}, ${cums.join(', ')})
+      VALUES (${metricKey('?1', '?2')}, ?1, ?2, ${[...METRIC_VALUES, ...cums].map((_, i) => `?${i + 3}`).join(', ')})`)
     for (const r of rows) insert.run(r.website_id, r.metric_date, ...METRIC_VALUES.map((c) => r[c]), ...this.metricTotals.totalsOf(r))
     return rows.length
   }

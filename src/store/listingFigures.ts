@@ -1,6 +1,6 @@
 // Listing figures per store and day. Range totals come from the running
 // totals (two seeks per store); a day-wise page reads only its own rows.
-import { int, text } from './bound'
+import { int } from './bound'
 import { TOTAL_SEARCH_SQL } from './fieldRules'
 import type { Store } from './open'
 
@@ -29,16 +29,28 @@ export function metricTotals(db: Store, websiteId: number, from: string, to: str
   return metricTotalsOf(db, [websiteId], from, to)[0]
 }
 
+// A listing row's key: the store and the day in one integer, so that a store's
+// rows are one range of the table in date order and a seek is a rowid's, SQLite's
+// fastest (0.5 µs against 0.8 for a (website_id, metric_date) key). 2^23 days a
+// store, centred on 1970; a date that is no date (a zero date) comes first. Built
+// in SQL: store ids up to 2^32 make keys past what a JavaScript number holds exactly.
+const DAYS_A_STORE = 8_388_608 // 2^23
+/** SQL: the key of a store (SQL integer) and a day (SQL 'YYYY-MM-DD'). */
+export const metricKey = (websiteId: string, day: string) =>
+  `(${websiteId} * ${DAYS_A_STORE} + coalesce(unixepoch(${day}) / 86400, -${DAYS_A_STORE / 2}) + ${DAYS_A_STORE / 2})`
+/** SQL: the first key of a store. */
+export const firstKey = (websiteId: string) => `(${websiteId}) * ${DAYS_A_STORE}`
+
 // Per store, two seeks: the running totals of its last day up to the range's
 // end and of its last day before the range's start. Typed parameters keep both
-// statements prepared (store/bound.ts): about 1 µs a seek, so 2.5 µs a store,
-// against 5.6 µs in one statement over json_each (measured, 10 to 200 stores).
+// statements prepared (store/bound.ts).
 const CUMS = `seq, cum_search, cum_website_clicks, cum_call_clicks, cum_direction_requests, cum_business_bookings`
 type Cums = { seq: number; cum_search: number; cum_website_clicks: number; cum_call_clicks: number; cum_direction_requests: number; cum_business_bookings: number }
-const lastDay = (op: string) => `SELECT ${CUMS} FROM metrics WHERE website_id = ${int(1)} AND metric_date ${op} ${text(2)} ORDER BY metric_date DESC LIMIT 1`
+const STORE = int(1)
+const DAY = 'CAST(?2 AS TEXT)'
 // built once: bun:sqlite finds a prepared statement by its SQL text, and a string built per call is hashed per call
-const UP_TO = lastDay('<=')
-const BEFORE = lastDay('<')
+const UP_TO = `SELECT ${CUMS} FROM metrics WHERE k <= ${metricKey(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
+const BEFORE = `SELECT ${CUMS} FROM metrics WHERE k < ${metricKey(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
 
 /** Range totals of several stores, in the order given. */
@@ -87,15 +99,13 @@ export interface DaywiseRow {
 
 // A store has at most one row a day, so the OFFSET here skips at most the
 // days of the range that have figures (hundreds, not millions).
+const DAYWISE = `SELECT metric_date AS performance_date,
+    ${TOTAL_SEARCH_SQL} AS total_search,
+    website_clicks, call_clicks, direction_requests, business_bookings,
+    desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions
+  FROM metrics WHERE k >= ${metricKey(STORE, DAY)} AND k <= ${metricKey(STORE, 'CAST(?3 AS TEXT)')}
+  ORDER BY k LIMIT ?4 OFFSET ?5`
+
 export function daywiseRows(db: Store, websiteId: number, from: string, to: string, limit: number, offset: number): DaywiseRow[] {
-  return db.$client
-    .query<DaywiseRow, [number, string, string, number, number]>(
-      `SELECT metric_date AS performance_date,
-         ${TOTAL_SEARCH_SQL} AS total_search,
-         website_clicks, call_clicks, direction_requests, business_bookings,
-         desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions
-       FROM metrics WHERE website_id = ${int()} AND metric_date >= ${text()} AND metric_date <= ${text()}
-       ORDER BY metric_date LIMIT ? OFFSET ?`,
-    )
-    .all(websiteId, from, to, limit, offset)
+  return db.$client.query<DaywiseRow, [number, string, string, number, number]>(DAYWISE).all(websiteId, from, to, limit, offset)
 }

@@ -68,24 +68,23 @@ const metricCols = {
   businessBookings: integer('business_bookings').notNull(),
 }
 
-// One row per store and day, clustered by (store, date). The cum_* columns are
-// running totals within the store, inclusive of the row, and seq is the row's
-// 1-based rank: a range total or a page start is two seeks, never a sum.
-export const metrics = sqliteTable(
-  'metrics',
-  {
-    websiteId: integer('website_id').notNull(),
-    metricDate: text('metric_date').notNull(),
-    ...metricCols,
-    seq: integer('seq').notNull().default(0),
-    cumSearch: integer('cum_search').notNull().default(0),
-    cumWebsiteClicks: integer('cum_website_clicks').notNull().default(0),
-    cumCallClicks: integer('cum_call_clicks').notNull().default(0),
-    cumDirectionRequests: integer('cum_direction_requests').notNull().default(0),
-    cumBusinessBookings: integer('cum_business_bookings').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.websiteId, t.metricDate] })],
-)
+// One row per store and day, in (store, date) order under one integer key
+// (k, listingFigures.ts: the store and the day in one number), so a seek is
+// SQLite's fastest, a rowid's. The cum_* columns are running totals within the
+// store, inclusive of the row, and seq is the row's 1-based rank: a range total
+// or a page start is two seeks, never a sum.
+export const metrics = sqliteTable('metrics', {
+  k: integer('k').primaryKey(),
+  websiteId: integer('website_id').notNull(),
+  metricDate: text('metric_date').notNull(),
+  ...metricCols,
+  seq: integer('seq').notNull().default(0),
+  cumSearch: integer('cum_search').notNull().default(0),
+  cumWebsiteClicks: integer('cum_website_clicks').notNull().default(0),
+  cumCallClicks: integer('cum_call_clicks').notNull().default(0),
+  cumDirectionRequests: integer('cum_direction_requests').notNull().default(0),
+  cumBusinessBookings: integer('cum_business_bookings').notNull().default(0),
+})
 
 // Every master call, visible or not (caller counts include them all), in time
 // order: call history across stores is one range of this table. Stored compact

@@ -12,7 +12,10 @@ type DayRow = Record<(typeof COUNT_COLUMNS)[number], number>
 
 const CALL_DAY_TOTALS: RunningTotals<DayRow> = {
   table: 'call_days',
-  key: 'day',
+  before: 'website_id = ?1 AND day < ?2',
+  from: 'website_id = ?1 AND day >= ?2',
+  order: 'day',
+  id: ['website_id', 'day'],
   read: COUNT_COLUMNS,
   increments: (r) => COUNT_COLUMNS.map((c) => r[c]),
   cums: COUNT_COLUMNS.map((c) => `cum_${c}`),

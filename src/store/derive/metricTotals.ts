@@ -5,11 +5,15 @@
 import type { Database } from 'bun:sqlite'
 import { totalSearchOf } from '../fieldRules'
 import { METRIC_VALUES, type MetricRow } from '../rows'
+import { firstKey, metricKey } from '../listingFigures'
 import { Accumulator, rerunStores, type RunningTotals } from './runningTotals'
 
 export const METRIC_TOTALS: RunningTotals<MetricRow> = {
   table: 'metrics',
-  key: 'metric_date',
+  before: `k < ${metricKey('?1', '?2')} AND k >= ${firstKey('?1')}`,
+  from: `k >= ${metricKey('?1', '?2')} AND k < ${firstKey('?1 + 1')}`,
+  order: 'k',
+  id: ['k'],
   read: METRIC_VALUES,
   increments: (r) => [1, totalSearchOf(r), r.website_clicks, r.call_clicks, r.direction_requests, r.business_bookings],
   cums: ['seq', 'cum_search', 'cum_website_clicks', 'cum_call_clicks', 'cum_direction_requests', 'cum_business_bookings'],

@@ -5,8 +5,13 @@ import type { Database } from 'bun:sqlite'
 
 export interface RunningTotals<Row> {
   table: string
-  /** the column ordering a store's rows */
-  key: string
+  /** SQL over ?1 (a store) and ?2 (a key value, a day): the store's rows before ?2, and from ?2 on */
+  before: string
+  from: string
+  /** the SQL ordering a store's rows */
+  order: string
+  /** the columns that name a row, for its update */
+  id: readonly string[]
   /** the columns an increment is computed from */
   read: readonly string[]
   /** what a row adds to each total, in the order of `cums` */
@@ -34,14 +39,14 @@ export class Accumulator<Row> {
  * (one seek), and only rows whose totals change are written.
  */
 function rerunTotals<Row>(client: Database, spec: RunningTotals<Row>, websiteId: number, from: string): void {
-  const { table, key, read, cums } = spec
-  const base = client.query(`SELECT ${cums.join(', ')} FROM ${table} WHERE website_id = ? AND ${key} < ? ORDER BY ${key} DESC LIMIT 1`).values(websiteId, from)[0] as number[] | undefined
-  const rows = client.query(`SELECT ${key}, ${read.join(', ')}, ${cums.join(', ')} FROM ${table} WHERE website_id = ? AND ${key} >= ? ORDER BY ${key}`).all(websiteId, from) as Record<string, number | string>[]
-  const update = client.query(`UPDATE ${table} SET ${cums.map((c) => `${c} = ?`).join(', ')} WHERE website_id = ? AND ${key} = ?`)
+  const { table, id, read, cums, order } = spec
+  const base = client.query(`SELECT ${cums.join(', ')} FROM ${table} WHERE ${spec.before} ORDER BY ${order} DESC LIMIT 1`).values(websiteId, from)[0] as number[] | undefined
+  const rows = client.query(`SELECT ${id.join(', ')}, ${read.join(', ')}, ${cums.join(', ')} FROM ${table} WHERE ${spec.from} ORDER BY ${order}`).all(websiteId, from) as Record<string, number | string>[]
+  const update = client.query(`UPDATE ${table} SET ${cums.map((c) => `${c} = ?`).join(', ')} WHERE ${id.map((c) => `${c} = ?`).join(' AND ')}`)
   const sums = new Accumulator(spec, base)
   for (const row of rows) {
     const now = sums.add(row as Row)
-    if (cums.some((c, i) => row[c] !== now[i])) update.run(...now, websiteId, row[key])
+    if (cums.some((c, i) => row[c] !== now[i])) update.run(...now, ...id.map((c) => row[c]))
   }
 }
 
