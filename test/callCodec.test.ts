@@ -5,6 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { migrations } from '../src/store/migrations'
+import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
 import { callValues, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
@@ -99,7 +100,20 @@ describe('migration 0007 on a store made by an earlier version', () => {
     for (const r of old) {
       insert.run(r.website_id ?? 0, r.call_start_time, r.call_log_id, r.caller_number, r.duration_seconds, r.did_number, r.event_type, r.substatus, r.recording_url, r.crm_lead_id, r.crm_synced_at, r.created_at, mobileOf(r.caller_number))
     }
+    const metric = client.query(`INSERT INTO metrics (website_id, metric_date, desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions,
+      mobile_maps_impressions, website_clicks, call_clicks, direction_requests, business_bookings, seq, cum_search) VALUES (?, ?, 1, 2, 3, 4, 5, 6, 7, 8, ?, ?)`)
+    const days = ['1969-12-31', '1970-01-01', '2025-03-01', '2024-02-29', '9999-12-31', '0001-01-01']
+    const rank = (d: string) => [...days].sort().indexOf(d) + 1 // seq and running totals as sync derives them: in date order
+    days.forEach((d) => metric.run(1, d, rank(d), rank(d) * 10))
+    metric.run(4_294_967_295, '2025-03-01', 1, 10) // the largest store id INT UNSIGNED allows
     upTo(8)
+    // listing rows keep their fields and sort by store, then day, under one integer key
+    expect(client.query('SELECT website_id, metric_date, seq, cum_search FROM metrics ORDER BY k').all()).toEqual([
+      ...[...days].sort().map((d) => ({ website_id: 1, metric_date: d, seq: rank(d), cum_search: rank(d) * 10 })),
+      { website_id: 4_294_967_295, metric_date: '2025-03-01', seq: 1, cum_search: 10 },
+    ])
+    // and a request finds them by store and day, the largest store id too
+    expect(metricTotalsOf(db, [1, 4_294_967_295, 2], '2024-01-01', '2025-12-31').map((t) => [t.days, t.totals.total_search])).toEqual([[2, 20], [1, 10], [0, 0]])
     const stored = client.query(`SELECT ${STORED_CALL_COLUMNS.join(', ')} FROM calls WHERE call_log_id = ?`)
     const readable = client.query(`SELECT call_start_time, website_id, caller_number, substatus, recording_url, crm_lead_id, crm_synced_at, created_at, mobile, visible, feed_seq
       FROM calls_readable WHERE call_log_id = ?`)

@@ -1,6 +1,7 @@
 // Listing figures per store and day. Range totals come from the running
 // totals (two seeks per store); a day-wise page reads only its own rows.
 import { int } from './bound'
+import { secondsOf } from './callCodec'
 import { TOTAL_SEARCH_SQL } from './fieldRules'
 import type { Store } from './open'
 
@@ -32,14 +33,20 @@ export function metricTotals(db: Store, websiteId: number, from: string, to: str
 // A listing row's key: the store and the day in one integer, so that a store's
 // rows are one range of the table in date order and a seek is a rowid's, SQLite's
 // fastest (0.5 µs against 0.8 for a (website_id, metric_date) key). 2^23 days a
-// store, centred on 1970; a date that is no date (a zero date) comes first. Built
-// in SQL: store ids up to 2^32 make keys past what a JavaScript number holds exactly.
+// store, centred on 1970; a date that is no date (a zero date) comes first. The
+// product is SQL's: store ids up to 2^32 make keys past what a JavaScript number
+// holds exactly. A request passes the day as a number (dayIndex): SQLite's date
+// parsing in a statement cost 0.45 µs a seek.
 const DAYS_A_STORE = 8_388_608 // 2^23
-/** SQL: the key of a store (SQL integer) and a day (SQL 'YYYY-MM-DD'). */
+/** SQL: the key of a store (SQL integer) and a day (SQL 'YYYY-MM-DD'), as sync writes it. */
 export const metricKey = (websiteId: string, day: string) =>
   `(${websiteId} * ${DAYS_A_STORE} + coalesce(unixepoch(${day}) / 86400, -${DAYS_A_STORE / 2}) + ${DAYS_A_STORE / 2})`
 /** SQL: the first key of a store. */
 export const firstKey = (websiteId: string) => `(${websiteId}) * ${DAYS_A_STORE}`
+/** A day ('YYYY-MM-DD', a real one) as its place within a store's keys. */
+const dayIndex = (day: string) => secondsOf(`${day} 00:00:00`)! / 86_400 + DAYS_A_STORE / 2
+/** SQL: the key of a store and a day's index, both bound numbers. */
+const keyOf = (websiteId: string, index: string) => `(${websiteId} * ${DAYS_A_STORE} + ${index})`
 
 // Per store, two seeks: the running totals of its last day up to the range's
 // end and of its last day before the range's start. Typed parameters keep both
@@ -47,21 +54,22 @@ export const firstKey = (websiteId: string) => `(${websiteId}) * ${DAYS_A_STORE}
 const CUMS = `seq, cum_search, cum_website_clicks, cum_call_clicks, cum_direction_requests, cum_business_bookings`
 type Cums = { seq: number; cum_search: number; cum_website_clicks: number; cum_call_clicks: number; cum_direction_requests: number; cum_business_bookings: number }
 const STORE = int(1)
-const DAY = 'CAST(?2 AS TEXT)'
+const DAY = int(2)
 // built once: bun:sqlite finds a prepared statement by its SQL text, and a string built per call is hashed per call
-const UP_TO = `SELECT ${CUMS} FROM metrics WHERE k <= ${metricKey(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
-const BEFORE = `SELECT ${CUMS} FROM metrics WHERE k < ${metricKey(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
+const UP_TO = `SELECT ${CUMS} FROM metrics WHERE k <= ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
+const BEFORE = `SELECT ${CUMS} FROM metrics WHERE k < ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
 
 /** Range totals of several stores, in the order given. */
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
-  const upTo = db.$client.query<Cums, [number, string]>(UP_TO)
-  const before = db.$client.query<Cums, [number, string]>(BEFORE)
+  const upTo = db.$client.query<Cums, [number, number]>(UP_TO)
+  const before = db.$client.query<Cums, [number, number]>(BEFORE)
+  const [first, last] = [dayIndex(from), dayIndex(to)]
   const out: RangeTotals[] = new Array(websiteIds.length)
   for (let i = 0; i < websiteIds.length; i++) {
     const id = websiteIds[i]
-    const u = upTo.get(id, to) ?? NONE
-    const b = before.get(id, from) ?? NONE
+    const u = upTo.get(id, last) ?? NONE
+    const b = before.get(id, first) ?? NONE
     out[i] = {
       days: u.seq - b.seq,
       totals: {
@@ -103,9 +111,9 @@ const DAYWISE = `SELECT metric_date AS performance_date,
     ${TOTAL_SEARCH_SQL} AS total_search,
     website_clicks, call_clicks, direction_requests, business_bookings,
     desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions
-  FROM metrics WHERE k >= ${metricKey(STORE, DAY)} AND k <= ${metricKey(STORE, 'CAST(?3 AS TEXT)')}
+  FROM metrics WHERE k >= ${keyOf(STORE, DAY)} AND k <= ${keyOf(STORE, int(3))}
   ORDER BY k LIMIT ?4 OFFSET ?5`
 
 export function daywiseRows(db: Store, websiteId: number, from: string, to: string, limit: number, offset: number): DaywiseRow[] {
-  return db.$client.query<DaywiseRow, [number, string, string, number, number]>(DAYWISE).all(websiteId, from, to, limit, offset)
+  return db.$client.query<DaywiseRow, [number, number, number, number, number]>(DAYWISE).all(websiteId, dayIndex(from), dayIndex(to), limit, offset)
 }
