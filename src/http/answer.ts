@@ -30,9 +30,9 @@ export interface RenderedRows<R> {
 
 /** Rows of the answer's row type Out, rendered one by one from what the store gave (In). */
 export function renderRows<Out, In>(rows: readonly In[], render: (row: In) => string): RenderedRows<Out> {
-  let json = '['
-  for (let i = 0; i < rows.length; i++) json += (i ? ',' : '') + render(rows[i])
-  return { json: `${json}]`, count: rows.length }
+  const parts = new Array<string>(rows.length)
+  for (let i = 0; i < rows.length; i++) parts[i] = render(rows[i])
+  return { json: `[${parts.join(',')}]`, count: rows.length }
 }
 
 /**
