@@ -46,7 +46,7 @@ for (const [label, ids] of [['the biggest store', [biggest[0].website_id]], ['th
 }
 
 try {
-  const sizes = client.query("SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN ('calls', 'calls_feed', 'calls_call_log_id', 'calls_time', 'calls_mobile') GROUP BY name ORDER BY bytes DESC").all() as { name: string; bytes: number }[]
+  const sizes = client.query("SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN ('calls', 'calls_store', 'calls_feed', 'calls_call_log_id', 'calls_mobile') GROUP BY name ORDER BY bytes DESC").all() as { name: string; bytes: number }[]
   say(`On disk: ${sizes.map((s) => `${s.name} ${(s.bytes / 1e6).toFixed(0)} MB`).join(', ')}; the position index is ${(sizes.find((s) => s.name === 'calls_feed')!.bytes / calls).toFixed(1)} bytes a call.`)
 } catch {
   say('dbstat is not compiled into this SQLite: index sizes not measured.')
