@@ -120,3 +120,44 @@ describe('image URLs', () => {
     expect(imageUrl(base, path)).toBe(expected)
   })
 })
+
+// The filter walks per-value bitmaps, a word of 32 products at a time: checked
+// against a plain scan over a catalogue of many words, inactive products and
+// NULL attributes scattered through it, at pages that begin and end inside words.
+describe('several filters over a catalogue of many words', () => {
+  const { openStore } = require('../src/store/open') as typeof import('../src/store/open')
+  const { loadRows } = require('../src/store/load') as typeof import('../src/store/load')
+  const { productPage } = require('../src/store/products') as typeof import('../src/store/products')
+  const { readSnapshot } = require('../src/store/snapshot') as typeof import('../src/store/snapshot')
+  const db = openStore(':memory:')
+  let seed = 7
+  const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n)
+  const pick = (values: (string | null)[]) => values[next(values.length)]
+  const products = Array.from({ length: 700 }, (_, i) => ({
+    id: 3 * i + 1, sku: `S${i}`, name: `P${i}`, description: null,
+    color: pick(['Grey', 'White', 'Beige', null]), finish: pick(['Matt', 'Glossy']), series: pick(['A', 'B', 'C']),
+    size: pick(['600x600', '300x300']), surface: pick(['Floor', 'Wall', null]), product_range: 'Everyday', texture: pick(['Stone', 'Wood']),
+    status: next(10) === 0 ? 0 : 1,
+  }))
+  loadRows(db, { dealers: [], stores: [], employees: [], employee_dealers: [], products, product_images: [], integrations: [], metrics: [], calls: [] } as never)
+  const active = products.filter((p) => p.status === 1)
+  const cases: Record<string, string>[] = [
+    { color: 'Grey', finish: 'Matt' },
+    { color: 'White', finish: 'Glossy', series: 'B' },
+    { size: '300x300', surface: 'Wall', texture: 'Wood' },
+    { color: 'Beige', range: 'Everyday' },
+    { color: 'Grey', finish: 'Matt', series: 'A', size: '600x600', surface: 'Floor', range: 'Everyday', texture: 'Stone' },
+    { color: 'Grey', finish: 'Satin' },
+  ]
+  const column = (f: string) => (f === 'range' ? 'product_range' : f) as keyof (typeof products)[number]
+  for (const filters of cases) {
+    test(JSON.stringify(filters), () => {
+      const matching = active.filter((p) => Object.entries(filters).every(([f, v]) => p[column(f)] === v)).map((p) => p.id)
+      for (const [limit, offset] of [[20, 0], [7, 13], [100, 31], [33, 64], [5, matching.length - 2], [10, matching.length + 5]]) {
+        const page = readSnapshot(db, () => productPage(db, filters, limit, Math.max(0, offset)))
+        expect(page.total).toBe(matching.length)
+        expect(page.rows.map((p) => p.id)).toEqual(matching.slice(Math.max(0, offset), Math.max(0, offset) + limit))
+      }
+    })
+  }
+})

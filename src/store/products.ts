@@ -1,8 +1,11 @@
 // Active products by filter, in id order. The catalogue is small (20,000
 // products at production size), so each data version's active products are
 // held in memory (built once, after a sync commits: store/snapshot.ts), with
-// one list per value of each filter. A page walks the shortest list of the
-// filters supplied and checks the others on each product: no statement runs.
+// one list per value of each filter, and the same as a bitmap over the
+// catalogue (a bit a product, 2.5 KB a value at production size). One filter
+// is a slice of its list; several are the AND of their bitmaps, a word (32
+// products) at a time: no statement runs, and no product is visited that does
+// not match.
 import type { Store } from './open'
 import { PER_VERSION, perVersion } from './snapshot'
 
@@ -40,6 +43,8 @@ interface Catalogue {
   products: Product[]
   /** per filter, the active products of each value, by id */
   lists: Record<ProductFilter, Map<string, Product[]>>
+  /** per filter, the same as a bitmap over `products`: bit i of word i >>> 5 is products[i] */
+  bitmaps: Record<ProductFilter, Map<string, Uint32Array>>
 }
 
 const NONE: Product[] = []
@@ -53,7 +58,9 @@ const catalogueOf = perVersion((db: Store): Catalogue => {
     )
     .all()
   const lists = Object.fromEntries(FILTERS.map((f) => [f, new Map<string, Product[]>()])) as Catalogue['lists']
-  const products = rows.map((r) => {
+  const bitmaps = Object.fromEntries(FILTERS.map((f) => [f, new Map<string, Uint32Array>()])) as Catalogue['bitmaps']
+  const words = (rows.length + 31) >>> 5
+  const products = rows.map((r, i) => {
     const p: Product = { ...r, images: JSON.parse(r.images) as string[] }
     for (const f of FILTERS) {
       const value = p[f]
@@ -61,32 +68,52 @@ const catalogueOf = perVersion((db: Store): Catalogue => {
       const list = lists[f].get(value)
       if (list) list.push(p)
       else lists[f].set(value, [p])
+      let bitmap = bitmaps[f].get(value)
+      if (!bitmap) bitmaps[f].set(value, (bitmap = new Uint32Array(words)))
+      bitmap[i >>> 5] |= 1 << (i & 31)
     }
     return p
   })
-  return { products, lists }
+  return { products, lists, bitmaps }
 })
+
+/** The number of bits set in a 32-bit word. */
+function bitCount(w: number): number {
+  w -= (w >>> 1) & 0x55555555
+  w = (w & 0x33333333) + ((w >>> 2) & 0x33333333)
+  return (Math.imul((w + (w >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24)
+}
 
 /** One page of the active products matching every filter given, and how many match in all. */
 export function productPage(db: Store, filters: ProductFilters, limit: number, offset: number): { total: number; rows: Product[] } {
-  const { products, lists } = catalogueOf(db)
+  const { products, lists, bitmaps } = catalogueOf(db)
   const used = FILTERS.filter((f) => filters[f] !== undefined)
   if (used.length === 0) return { total: products.length, rows: products.slice(offset, offset + limit) }
-  // the shortest list of the supplied values drives; the other filters are checked on its products
-  let driver = used[0]
-  let list = lists[driver].get(filters[driver]!) ?? NONE
-  for (const f of used) {
-    const candidate = lists[f].get(filters[f]!) ?? NONE
-    if (candidate.length < list.length) [driver, list] = [f, candidate]
+  if (used.length === 1) {
+    const list = lists[used[0]].get(filters[used[0]]!) ?? NONE
+    return { total: list.length, rows: list.slice(offset, offset + limit) }
   }
-  const others = used.filter((f) => f !== driver)
-  if (others.length === 0) return { total: list.length, rows: list.slice(offset, offset + limit) }
+  const maps: Uint32Array[] = []
+  for (const f of used) {
+    const bitmap = bitmaps[f].get(filters[f]!)
+    if (!bitmap) return { total: 0, rows: [] } // a value no active product has
+    maps.push(bitmap)
+  }
+  // the matches, a word at a time: counted all through, taken from the page's first on
   const rows: Product[] = []
   let total = 0
-  for (const p of list) {
-    if (!others.every((f) => p[f] === filters[f])) continue
-    if (total >= offset && rows.length < limit) rows.push(p)
-    total++
+  for (let w = 0; w < maps[0].length; w++) {
+    let bits = maps[0][w]
+    for (let m = 1; m < maps.length && bits !== 0; m++) bits &= maps[m][w]
+    if (bits === 0) continue
+    const n = bitCount(bits)
+    if (total + n > offset && rows.length < limit) {
+      for (let b = 0; b < 32; b++) {
+        if ((bits & (1 << b)) === 0) continue
+        if (total >= offset && rows.length < limit) rows.push(products[(w << 5) + b])
+        total++
+      }
+    } else total += n
   }
   return { total, rows }
 }
