@@ -161,3 +161,41 @@ describe('several filters over a catalogue of many words', () => {
     })
   }
 })
+
+// A sync rewrites the products every run; the catalogue is built again only
+// when the digests sync keeps of the two tables move (store/products.ts).
+describe('the catalogue across data versions', () => {
+  const { openStore } = require('../src/store/open') as typeof import('../src/store/open')
+  const { seedTest } = require('../db/fixtures/test') as typeof import('../db/fixtures/test')
+  const { productPage } = require('../src/store/products') as typeof import('../src/store/products')
+  const { readSnapshot } = require('../src/store/snapshot') as typeof import('../src/store/snapshot')
+  const page = (db: ReturnType<typeof openStore>) => readSnapshot(db, () => productPage(db, {}, 5, 0).rows)
+  const setDigests = (db: ReturnType<typeof openStore>, products: string, images: string) =>
+    db.$client.query("INSERT INTO meta (key, value) VALUES ('digest:products', ?), ('digest:product_images', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(products, images)
+
+  test('the same digests keep the catalogue through a new data version; a moved digest builds it again', () => {
+    const db = openStore(':memory:')
+    seedTest(db)
+    setDigests(db, 'p1', 'i1')
+    const first = page(db)
+    db.$client.run("INSERT INTO meta (key, value) VALUES ('unrelated', 'x')") // a new data version, the products as they were
+    expect(page(db)[0]).toBe(first[0])
+    db.$client.run("UPDATE products SET name = 'Renamed' WHERE id = 1")
+    setDigests(db, 'p2', 'i1')
+    const renamed = page(db)
+    expect(renamed[0]).not.toBe(first[0])
+    expect(renamed[0].name).toBe('Renamed')
+    db.$client.run("UPDATE products SET name = 'Again' WHERE id = 1")
+    setDigests(db, 'p2', 'i2') // the images' digest alone moved
+    expect(page(db)[0].name).toBe('Again')
+  })
+
+  test('a store without digests (fixtures, demo) builds the catalogue again at each data version', () => {
+    const db = openStore(':memory:')
+    seedTest(db)
+    const first = page(db)
+    db.$client.run("UPDATE products SET name = 'Renamed' WHERE id = 1")
+    expect(page(db)[0].name).toBe('Renamed')
+    expect(page(db)[0]).not.toBe(first[0])
+  })
+})

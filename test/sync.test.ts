@@ -86,6 +86,8 @@ describe('deletes and flags', () => {
     expect((await ask('/listing/daywise', { ...RANGE, storelookup: token })).status).toBe(200)
     expect((await ask('/products/filter', {}, benchKey(3))).status).toBe(200)
     const products = (await ask('/products/filter', { limit: 100 })).json.total
+    const digests = () => db.$client.query("SELECT key, value FROM meta WHERE key LIKE 'digest:%' ORDER BY key").all() as { key: string; value: string }[]
+    const digestsBefore = digests()
 
     await m.master.query('UPDATE websites SET is_deleted = 1 WHERE id = ?', [storeId])
     await m.master.query('UPDATE api_integrations SET is_active = 0 WHERE id = 3')
@@ -97,6 +99,13 @@ describe('deletes and flags', () => {
     expect((await ask('/listing/daywise', { ...RANGE, storelookup: token })).json).toEqual({ code: 400, status: false, message: 'Invalid storelookup' })
     expect((await ask('/products/filter', {}, benchKey(3))).status).toBe(401)
     expect((await ask('/products/filter', { limit: 100 })).json.total).toBe(products - 1)
+    // each small table's digest: moved where the run changed the table, kept where it did not
+    const digestsAfter = Object.fromEntries(digests().map((d) => [d.key, d.value]))
+    expect(digestsBefore.map((d) => d.key)).toEqual(['digest:dealers', 'digest:employee_dealers', 'digest:employees', 'digest:integrations', 'digest:product_images', 'digest:products', 'digest:stores'])
+    for (const { key, value } of digestsBefore) {
+      const changed = ['digest:products', 'digest:integrations', 'digest:dealers', 'digest:stores'].includes(key)
+      expect([key, digestsAfter[key] === value]).toEqual([key, !changed])
+    }
     const renamed = await ask('/listing/dealer', { ...RANGE, sap_code: 'SAP000003' })
     expect(renamed.json.data.map((s: any) => s.dealership_name)).toEqual(renamed.json.data.map(() => 'Renamed Dealer'))
     expect(dump(db)).toEqual(dump(await freshFullLoad()))

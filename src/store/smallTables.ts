@@ -13,3 +13,6 @@ export function insertRows(client: Database, table: SmallTable, rows: SmallRow[]
   for (const row of rows) insert.run(...columns.map((c) => row[c] ?? null))
   return rows.length
 }
+
+/** The meta key of a small table's digest: written by each sync run with the table's rows (sync/run.ts). */
+export const digestKey = (table: SmallTable) => `digest:${table}`

@@ -4,7 +4,9 @@
 // call_logs and listing_daily_metrics are read from their updated_at watermark
 // less a look-back window (writers commit up to 300 s late). After the data, a
 // verification pass compares the two and repairs what differs (verify.ts).
+import { createHash } from 'node:crypto'
 import type { Store } from '../store/open'
+import { digestKey } from '../store/smallTables'
 import { SyncRun } from '../store/syncRun'
 import { beginSnapshot, connectMaster, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
 import { LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
@@ -90,11 +92,15 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     for (const [name, { into }] of Object.entries(SMALL_MASTER_TABLES)) {
       run.clear(into)
       const stats = (tables[name] = { read: 0, written: 0 })
+      // what the table holds, as a digest: a server keeps what it built from a table the run did not change
+      const digest = createHash('sha256')
       for await (const rows of streamRows(master, selectFrom(name))) {
         stats.read += rows.length
         stats.written += run.insert(into, rows as Record<string, string | number | null>[])
+        digest.update(JSON.stringify(rows))
         progress?.add(rows.length)
       }
+      run.setMeta(digestKey(into), digest.digest('hex'))
     }
     phase('small-tables')
 

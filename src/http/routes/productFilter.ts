@@ -61,7 +61,7 @@ export function imageUrl(base: string, path: string): string {
 }
 
 export const productFilter = (deps: ApiDeps) => {
-  // a product's JSON, rendered the first time a page shows it in this data version
+  // a product's JSON, rendered the first time a page shows it (kept with its catalogue)
   const rendered = new WeakMap<StoredProduct, string>()
   const render = (p: StoredProduct) => {
     let json = rendered.get(p)
