@@ -125,3 +125,47 @@ describe('readSnapshot', () => {
     expect(t.db.$client.inTransaction).toBe(false)
   })
 })
+
+// The directory and the catalogue are kept while the small tables they come
+// from hold what they held (the digests a sync keeps in meta), and built again
+// at each data version where there are none.
+describe('perContent: kept while the small tables are the same', () => {
+  const { seedTest, TEST_KEYS } = require('../db/fixtures/test') as typeof import('../db/fixtures/test')
+  const { visibleStore, integrationByKeyHash } = require('../src/store/directory') as typeof import('../src/store/directory')
+  const { storeKeyRegistry } = require('../src/store/integrations') as typeof import('../src/store/integrations')
+  const { sha256Hex } = require('../src/http/auth') as typeof import('../src/http/auth')
+  const TABLES = ['integrations', 'dealers', 'stores', 'employees', 'employee_dealers']
+  const setDigests = (db: ReturnType<typeof openStore>, value: string) => {
+    for (const t of TABLES) db.$client.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(`digest:${t}`, value)
+  }
+  const storeAt = (db: ReturnType<typeof openStore>) => readSnapshot(db, () => visibleStore(db, 101))
+
+  test('the same digests keep the directory through a new data version; a moved one builds it again', () => {
+    const db = openStore(':memory:')
+    seedTest(db)
+    setDigests(db, 'a')
+    const first = storeAt(db)
+    expect(first).not.toBeNull()
+    db.$client.run("INSERT INTO meta (key, value) VALUES ('unrelated', 'x')")
+    expect(storeAt(db)).toBe(first)
+    db.$client.run("UPDATE stores SET city = 'Elsewhere' WHERE website_id = 101")
+    setDigests(db, 'b')
+    expect(storeAt(db)!.city).toBe('Elsewhere')
+  })
+
+  test('keys --demo on a synced store: a new key and a revoked one count at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'listing-perContent-'))
+    const path = join(dir, 'store.sqlite')
+    const db = openStore(path)
+    seedTest(db)
+    setDigests(db, 'synced')
+    const keyOf = (key: string) => readSnapshot(db, () => integrationByKeyHash(db, sha256Hex(key)))
+    expect(keyOf(TEST_KEYS.acme)).not.toBeNull()
+    const registry = storeKeyRegistry(path)
+    await registry.create('Newcomer', sha256Hex('a-new-key-for-the-demo-store-0000'))
+    expect(keyOf('a-new-key-for-the-demo-store-0000')?.name).toBe('Newcomer')
+    await registry.revoke(keyOf(TEST_KEYS.acme)!.id)
+    expect(keyOf(TEST_KEYS.acme)).toBeNull()
+    await registry.close()
+  })
+})

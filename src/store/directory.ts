@@ -1,11 +1,11 @@
 // Who and what is visible: integrations, dealers, stores and employees. These
 // tables are small even at production size (10,000 stores, 20,000 employee
 // links), so each snapshot's copy is held in memory and a request's lookups
-// are map reads, not statements. The copy is rebuilt once per sync
-// (store/snapshot.ts); the statements that build it read the tables whole, in
+// are map reads, not statements. The copy is rebuilt when a sync changed one
+// of the tables (store/snapshot.ts perContent); the statements that build it read the tables whole, in
 // the order the answers list them, so SQLite's collation decides every order.
 import type { Store } from './open'
-import { PER_VERSION, perVersion } from './snapshot'
+import { PER_VERSION, perContent } from './snapshot'
 
 export interface Integration {
   id: number
@@ -55,7 +55,8 @@ interface Directory {
 const NONE: StoreRow[] = []
 
 
-const directoryOf = perVersion((db: Store): Directory => {
+// kept while the five tables are the same (snapshot.ts perContent)
+const directoryOf = perContent(['integrations', 'dealers', 'stores', 'employees', 'employee_dealers'], (db: Store): Directory => {
   const q = <T>(sql: string) => db.$client.query<T, []>(`${PER_VERSION} ${sql}`).all()
   const integrations = new Map<string, Integration>()
   for (const r of q<Integration & { key_sha256: string }>('SELECT id, name, key_sha256 FROM integrations WHERE is_active = 1')) {

@@ -7,8 +7,7 @@
 // products) at a time: no statement runs, and no product is visited that does
 // not match.
 import type { Store } from './open'
-import { digestKey } from './smallTables'
-import { PER_VERSION, perVersion } from './snapshot'
+import { PER_VERSION, perContent } from './snapshot'
 
 export const PRODUCT_FILTERS = {
   color: 'color',
@@ -78,29 +77,8 @@ function buildCatalogue(db: Store): Catalogue {
   return { products, lists, bitmaps }
 }
 
-// A sync rewrites the products each run, so each data version would build the
-// catalogue again: 50 ms at production size, on the first request after each
-// commit. Sync keeps a digest of what it wrote (store/smallTables.ts digestKey),
-// and a catalogue is kept while the digests of its two tables are the same.
-// A store without them (the fixtures, the demo) builds one per data version.
-const contentOf = perVersion((db: Store): string | null => {
-  const rows = db.$client
-    .query<{ value: string }, [string, string]>(`${PER_VERSION} SELECT value FROM meta WHERE key IN (?, ?) ORDER BY key`)
-    .all(digestKey('products'), digestKey('product_images'))
-  return rows.length === 2 ? `${rows[0].value} ${rows[1].value}` : null
-})
-const perVersionCatalogue = perVersion(buildCatalogue)
-const byContent = new WeakMap<Store, { content: string; catalogue: Catalogue }>()
-
-function catalogueOf(db: Store): Catalogue {
-  const content = contentOf(db)
-  if (content === null) return perVersionCatalogue(db)
-  const have = byContent.get(db)
-  if (have?.content === content) return have.catalogue
-  const catalogue = buildCatalogue(db)
-  byContent.set(db, { content, catalogue })
-  return catalogue
-}
+// kept while the products are the same (snapshot.ts perContent)
+const catalogueOf = perContent(['products', 'product_images'], buildCatalogue)
 
 /** The number of bits set in a 32-bit word. */
 function bitCount(w: number): number {

@@ -13,6 +13,8 @@
 // come from that one snapshot. Other connections (tests, the demo seeding,
 // sync) open a snapshot per call, as they may write in between.
 import type { Store } from './open'
+import type { SmallTable } from './rows'
+import { digestKey } from './smallTables'
 
 /** Marks a statement that runs once per data version, not per request (the query-plan test counts them). */
 export const PER_VERSION = '/* once per data version */'
@@ -109,6 +111,35 @@ export function perVersion<T>(build: (db: Store) => T): (db: Store) => T {
     if (have && have.version === version) return have.value
     const value = build(db)
     built.set(db, { version, value })
+    return value
+  }
+}
+
+/**
+ * A value derived from some small tables only, kept while their content is the
+ * same. A sync rewrites every small table each run, so each commit is a new data
+ * version; it also keeps a digest of each table's rows (meta digest:<table>,
+ * sync/run.ts), and the value is built again only when one of those moves (the
+ * directory took 20 ms at production size, the catalogue 50, on the first
+ * request after every commit). A store without the digests (fixtures, the demo,
+ * keys --demo) builds it once per data version.
+ */
+export function perContent<T>(tables: SmallTable[], build: (db: Store) => T): (db: Store) => T {
+  const sql = `${PER_VERSION} SELECT value FROM meta WHERE key IN (${tables.map(() => '?').join(', ')}) ORDER BY key`
+  const keys = tables.map(digestKey)
+  const contentOf = perVersion((db: Store): string | null => {
+    const rows = db.$client.query<{ value: string }, string[]>(sql).all(...keys)
+    return rows.length === tables.length ? rows.map((r) => r.value).join(' ') : null
+  })
+  const perVersionValue = perVersion(build)
+  const byContent = new WeakMap<Store, { content: string; value: T }>()
+  return (db) => {
+    const content = contentOf(db)
+    if (content === null) return perVersionValue(db)
+    const have = byContent.get(db)
+    if (have?.content === content) return have.value
+    const value = build(db)
+    byContent.set(db, { content, value })
     return value
   }
 }
