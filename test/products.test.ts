@@ -50,6 +50,10 @@ describe('product filter', () => {
     expect(ids(await filter({ color: 'White ' }))).toEqual([2])
     expect(ids(await filter({ color: 'white' }))).toEqual([4])
     expect(ids(await filter({ color: 'WHITE' }))).toEqual([])
+    // with another filter too (several filters take another path)
+    expect(ids(await filter({ color: 'White ', finish: 'Matt' }))).toEqual([2])
+    expect(ids(await filter({ color: 'white', finish: 'Matt' }))).toEqual([4])
+    expect(ids(await filter({ color: 'White', finish: 'Glossy' }))).toEqual([1])
   })
 
   test('several filters must all match', async () => {
