@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { createLogger, type Level } from '../log'
 import { closeStore, openStore } from '../store/open'
+import { warmUp } from '../store/warm'
 import { apiDeps } from './context'
 import { Metrics } from './prometheus'
 import { drainServer, startServer } from './server'
@@ -44,6 +45,12 @@ metrics.render = () => new Promise((resolve) => {
   scrapes.set(id, resolve)
   send({ type: 'scrape', id })
 })
+try {
+  warmUp(db)
+} catch (error) {
+  // the requests will say what is wrong with the store; the worker still starts
+  log.warn('the read store could not be read before listening', { error: String(error) })
+}
 const server = startServer(deps, config.host, port, log, { reusePort: true, metrics })
 
 supervisor.on('message', async (m: ToWorker) => {

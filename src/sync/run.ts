@@ -97,7 +97,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
       for await (const rows of streamRows(master, selectFrom(name))) {
         stats.read += rows.length
         stats.written += run.insert(into, rows as Record<string, string | number | null>[])
-        digest.update(JSON.stringify(rows))
+        for (const row of rows) digest.update(`${JSON.stringify(row)}\n`) // a row at a time: the batches' sizes vary from run to run
         progress?.add(rows.length)
       }
       run.setMeta(digestKey(into), digest.digest('hex'))
