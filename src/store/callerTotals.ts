@@ -12,7 +12,7 @@
 // is one seek, as before. A base is read again once the changes taken in on
 // top of it grow past a tenth of it. Answers are the same whichever way a total
 // is found: the base's snapshot plus every later change is the snapshot's own.
-import { Database } from 'bun:sqlite'
+import { Database, type Statement } from 'bun:sqlite'
 import { feedState } from './feedState'
 import type { Store } from './open'
 import { PER_VERSION, perVersion } from './snapshot'
@@ -136,12 +136,8 @@ function readBase(db: Store, state: State): void {
   if (!path || path === ':memory:') {
     // no other connection sees it: read in the request's own snapshot, so the base is of this version
     const into = new Collector()
-    for (let after = -1; ; ) {
-      const got = client.query<Slice, [number]>(`${PER_VERSION} ${SLICE_SQL}`).get(after)!
-      if (got.n > 0) into.add(got)
-      if (got.n < SLICE) break
-      after = got.last
-    }
+    const slice = client.query<Slice, [number]>(`${PER_VERSION} ${SLICE_SQL}`)
+    while (into.take(slice));
     state.base = into.base(feedState(db).head)
     return
   }
@@ -157,13 +153,9 @@ function readBase(db: Store, state: State): void {
   const seq = reader.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM feed_syncs').get()?.seq ?? 0
   const slice = reader.query<Slice, [number]>(SLICE_SQL)
   const into = new Collector()
-  let after = -1
   const step = () => {
     try {
-      const got = slice.get(after)!
-      if (got.n > 0) into.add(got)
-      if (got.n === SLICE) {
-        after = got.last
+      if (into.take(slice)) {
         setImmediate(step) // requests go on in between
         return
       }
@@ -190,8 +182,20 @@ class Collector {
   private keys = new Float64Array(SLICE)
   private totals = new Int32Array(SLICE)
 
+  /** the last number taken */
+  private after = -1
+
+  /** Takes the next slice of callers; true while more may follow. */
+  take(query: Statement<Slice, [number]>): boolean {
+    const slice = query.get(this.after)!
+    if (slice.n === 0) return false
+    this.add(slice)
+    this.after = slice.last
+    return slice.n === SLICE
+  }
+
   /** A slice's text: decimal integers, a comma between each, mobile then total. */
-  add(slice: Slice): void {
+  private add(slice: Slice): void {
     const { keys, totals } = this
     const text = slice.text!
     let n = 0
