@@ -3,6 +3,11 @@
 import { describe, expect, test } from 'bun:test'
 import { expectFailure, post, testApp, tokenFor } from './helpers'
 import { TEST_DATA_AS_OF } from '../db/fixtures/test'
+import { metricTotals } from '../src/store/listingFigures'
+import { TOTAL_SEARCH_SQL } from '../src/store/fieldRules'
+import { applyChanges } from '../src/store/load'
+import type { Store } from '../src/store/open'
+import { readSnapshot } from '../src/store/snapshot'
 
 const t = testApp()
 const JAN = { from_date: '2025-01-01', to_date: '2025-01-31' }
@@ -167,5 +172,48 @@ describe('employee lookup', () => {
 
   test('a field error (400) wins over an unknown employee (404)', async () => {
     await fails(PATH, { emp_code: 'E9', from_date: '2025-02-30', to_date: '2025-03-01' }, 400, 'Dates must be in YYYY-MM-DD format')
+  })
+})
+
+describe('range totals', () => {
+  // A store's latest running totals are held per data version, so a range that
+  // ends on or after its last day costs one seek: every range must still add up
+  // to the plain sums over its rows, and a later day must be seen at once.
+  const plain = (db: Store, websiteId: number, from: string, to: string) => {
+    const r = db.$client.query<Record<string, number>, [number, string, string]>(`SELECT count(*) AS days, coalesce(sum(${TOTAL_SEARCH_SQL}), 0) AS total_search,
+      coalesce(sum(website_clicks), 0) AS website_clicks, coalesce(sum(call_clicks), 0) AS call_clicks,
+      coalesce(sum(direction_requests), 0) AS direction_requests, coalesce(sum(business_bookings), 0) AS business_bookings
+      FROM metrics WHERE website_id = ? AND metric_date >= ? AND metric_date <= ?`).get(websiteId, from, to)!
+    const { days, ...totals } = r
+    return { days, totals }
+  }
+  const shift = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+  const everyRange = (db: Store, websiteId: number) => {
+    const dates = (db.$client.query<{ d: string }, [number]>('SELECT metric_date AS d FROM metrics WHERE website_id = ?').all(websiteId)).map((r) => r.d)
+    const days = [...new Set(dates.flatMap((d) => [shift(d, -1), d, shift(d, 1)]).concat(['2000-01-01', '2099-12-31']))].sort()
+    let ranges = 0
+    for (const from of days) {
+      for (const to of days.filter((d) => d >= from)) {
+        expect({ from, to, ...metricTotals(db, websiteId, from, to) }).toEqual({ from, to, ...plain(db, websiteId, from, to) })
+        ranges++
+      }
+    }
+    return ranges
+  }
+  const day = (metric_date: string, n: number) => ({ website_id: 101, metric_date, desktop_search_impressions: n, mobile_search_impressions: 2 * n, desktop_maps_impressions: 3, mobile_maps_impressions: 4,
+    website_clicks: n, call_clicks: n + 1, direction_requests: n + 2, business_bookings: 1 })
+
+  test('every range of a store adds up to its rows, before and after a later day and an earlier one arrive', () => {
+    const u = testApp()
+    readSnapshot(u.db, () => expect(everyRange(u.db, 101)).toBeGreaterThan(40))
+    applyChanges(u.db, { metrics: [day('2025-02-10', 7)] })
+    readSnapshot(u.db, () => {
+      expect(metricTotals(u.db, 101, '2025-02-10', '2025-02-10')).toEqual({ days: 1, totals: { total_search: 28, website_clicks: 7, call_clicks: 8, direction_requests: 9, business_bookings: 1 } })
+      everyRange(u.db, 101)
+    })
+    applyChanges(u.db, { metrics: [day('2024-12-30', 3)] })
+    readSnapshot(u.db, () => everyRange(u.db, 101))
+    // a store without listing rows: zeros for every range
+    readSnapshot(u.db, () => expect(metricTotals(u.db, 999_999, '2000-01-01', '2099-12-31')).toEqual({ days: 0, totals: ZERO }))
   })
 })

@@ -4,6 +4,7 @@ import { int } from './bound'
 import { secondsOf } from './callCodec'
 import { TOTAL_SEARCH_SQL } from './fieldRules'
 import type { Store } from './open'
+import { perVersion } from './snapshot'
 
 export interface MetricTotals {
   total_search: number
@@ -60,16 +61,28 @@ const UP_TO = `SELECT ${CUMS} FROM metrics WHERE k <= ${keyOf(STORE, DAY)} AND k
 const BEFORE = `SELECT ${CUMS} FROM metrics WHERE k < ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
 
+// A store's latest row: its running totals through its last day with figures,
+// read once per data version and store. Most ranges end on or after it (up to
+// today), and then the range's end costs no seek: one seek a store, not two.
+type Latest = Cums & { day: number }
+const LATEST = `SELECT k - ${firstKey(STORE)} AS day, ${CUMS} FROM metrics WHERE k < ${firstKey(STORE)} + ${DAYS_A_STORE} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
+const NO_ROWS: Latest = { ...NONE, day: -1 }
+/** Bounded by the stores the directory lists; a new data version starts afresh. */
+const latestRows = perVersion((_: Store) => new Map<number, Latest>())
+
 /** Range totals of several stores, in the order given. */
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
   const upTo = db.$client.query<Cums, [number, number]>(UP_TO)
   const before = db.$client.query<Cums, [number, number]>(BEFORE)
+  const latest = latestRows(db)
   const [first, last] = [dayIndex(from), dayIndex(to)]
   const out: RangeTotals[] = new Array(websiteIds.length)
   for (let i = 0; i < websiteIds.length; i++) {
     const id = websiteIds[i]
-    const u = upTo.get(id, last) ?? NONE
-    const b = before.get(id, first) ?? NONE
+    let l = latest.get(id)
+    if (l === undefined) latest.set(id, (l = db.$client.query<Latest, [number]>(LATEST).get(id) ?? NO_ROWS))
+    const u = last >= l.day ? l : (upTo.get(id, last) ?? NONE)
+    const b = first > l.day ? l : (before.get(id, first) ?? NONE)
     out[i] = {
       days: u.seq - b.seq,
       totals: {
