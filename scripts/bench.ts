@@ -193,6 +193,17 @@ async function startLegacyFresh() {
   return proc
 }
 for (const port of [PORTS.ours, PORTS.oursAll]) await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
+// and until every worker holds the callers' totals in memory: at production size reading them
+// takes seconds after a worker listens, and the first scenario would be measured meanwhile
+async function untilCallerTotalsInMemory(port: number, workers: number) {
+  for (const started = Date.now(); Date.now() - started < 300_000; await Bun.sleep(500)) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    if (Number(/^listing_api_caller_totals_in_memory (\S+)$/m.exec(text)?.[1]) >= workers) return
+  }
+  throw new Error(`the server on port ${port} never held the callers' totals in memory`)
+}
+await untilCallerTotalsInMemory(PORTS.ours, 1)
+await untilCallerTotalsInMemory(PORTS.oursAll, CORES)
 
 const call = (port: number, path: string, body: object, scenario = '') =>
   fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-scenario': scenario }, body: JSON.stringify(body) })

@@ -101,6 +101,8 @@ describe('two serving workers', () => {
     }
     // what the store says is the same in every worker: taken once, not summed
     expect(scrapes[0]).toContain('listing_api_sync_runs_total{result="ok"} 1\n')
+    // while what each worker holds is summed: both have read the callers' base by now (a tiny store's is one slice)
+    expect(scrapes.at(-1)).toContain('listing_api_caller_totals_in_memory 2\n')
     expect(Number(/^listing_api_data_age_seconds (\S+)$/m.exec(scrapes[0])![1])).toBeLessThan(60)
     const dealer = scrapes[0].split('\n').find((l) => l.startsWith('listing_api_requests_total{endpoint="/listing/dealer",status="200"}'))
     expect(dealer).toBe(`listing_api_requests_total{endpoint="/listing/dealer",status="200"} ${N / 2}`)

@@ -6,6 +6,8 @@
 // same in every worker, so they are taken once ('first'), not summed.
 import { collectDefaultMetrics, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValueWithName } from 'prom-client'
 import { version } from '../../package.json'
+import { callerTotalsInMemory } from '../store/callerTotals'
+import { readSnapshot } from '../store/snapshot'
 import { lastSyncRuns, syncRunCounts } from '../store/syncRuns'
 import type { Store } from '../store/open'
 import { API_PATHS } from './paths'
@@ -149,6 +151,18 @@ export class Metrics {
       collect() {
         const finished = last().lastOk?.finished_at
         this.set(finished ? Date.parse(finished) / 1000 : 0)
+      },
+    })
+    // summed over the workers: how many have read the callers' base (a worker starts reading it
+    // before it listens and answers meanwhile with a seek a row; at production size that takes
+    // seconds, and an answer of many rows is several times slower until then)
+    new Gauge({
+      name: 'listing_api_caller_totals_in_memory',
+      aggregator: 'sum',
+      help: 'Serving workers that hold every caller\'s lifetime total in memory (until then each row\'s total is a seek)',
+      registers,
+      collect() {
+        this.set(readSnapshot(db, () => callerTotalsInMemory(db)) ? 1 : 0)
       },
     })
   }
