@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { expectFailure, post, testApp, tokenFor } from './helpers'
 import { TEST_DATA_AS_OF } from '../db/fixtures/test'
-import { metricTotals } from '../src/store/listingFigures'
+import { metricTotals, type MetricTotals } from '../src/store/listingFigures'
 import { TOTAL_SEARCH_SQL } from '../src/store/fieldRules'
 import { applyChanges } from '../src/store/load'
 import type { Store } from '../src/store/open'
@@ -180,7 +180,7 @@ describe('range totals', () => {
   // ends on or after its last day costs one seek: every range must still add up
   // to the plain sums over its rows, and a later day must be seen at once.
   const plain = (db: Store, websiteId: number, from: string, to: string) => {
-    const r = db.$client.query<Record<string, number>, [number, string, string]>(`SELECT count(*) AS days, coalesce(sum(${TOTAL_SEARCH_SQL}), 0) AS total_search,
+    const r = db.$client.query<{ days: number } & MetricTotals, [number, string, string]>(`SELECT count(*) AS days, coalesce(sum(${TOTAL_SEARCH_SQL}), 0) AS total_search,
       coalesce(sum(website_clicks), 0) AS website_clicks, coalesce(sum(call_clicks), 0) AS call_clicks,
       coalesce(sum(direction_requests), 0) AS direction_requests, coalesce(sum(business_bookings), 0) AS business_bookings
       FROM metrics WHERE website_id = ? AND metric_date >= ? AND metric_date <= ?`).get(websiteId, from, to)!
