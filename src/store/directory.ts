@@ -2,8 +2,9 @@
 // tables are small even at production size (10,000 stores, 20,000 employee
 // links), so each snapshot's copy is held in memory and a request's lookups
 // are map reads, not statements. The copy is rebuilt when a sync changed one
-// of the tables (store/snapshot.ts perContent); the statements that build it read the tables whole, in
-// the order the answers list them, so SQLite's collation decides every order.
+// of the tables (store/snapshot.ts perContent); the statements that build it
+// read the tables whole, in the order the answers list them, so SQLite's
+// collation decides every order.
 import type { Store } from './open'
 import { PER_VERSION, perContent } from './snapshot'
 

@@ -65,7 +65,7 @@ const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clic
 // read once per data version and store. Most ranges end on or after it (up to
 // today), and then the range's end costs no seek: one seek a store, not two.
 type Latest = Cums & { day: number }
-const LATEST = `SELECT k - ${firstKey(STORE)} AS day, ${CUMS} FROM metrics WHERE k < ${firstKey(STORE)} + ${DAYS_A_STORE} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
+const LATEST = `SELECT k - ${firstKey(STORE)} AS day, ${CUMS} FROM metrics WHERE k < ${firstKey(`${STORE} + 1`)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NO_ROWS: Latest = { ...NONE, day: -1 }
 /** Bounded by the stores the directory lists; a new data version starts afresh. */
 const latestRows = perVersion((_: Store) => new Map<number, Latest>())
@@ -74,13 +74,14 @@ const latestRows = perVersion((_: Store) => new Map<number, Latest>())
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
   const upTo = db.$client.query<Cums, [number, number]>(UP_TO)
   const before = db.$client.query<Cums, [number, number]>(BEFORE)
+  const latestOf = db.$client.query<Latest, [number]>(LATEST)
   const latest = latestRows(db)
   const [first, last] = [dayIndex(from), dayIndex(to)]
   const out: RangeTotals[] = new Array(websiteIds.length)
   for (let i = 0; i < websiteIds.length; i++) {
     const id = websiteIds[i]
     let l = latest.get(id)
-    if (l === undefined) latest.set(id, (l = db.$client.query<Latest, [number]>(LATEST).get(id) ?? NO_ROWS))
+    if (l === undefined) latest.set(id, (l = latestOf.get(id) ?? NO_ROWS))
     const u = last >= l.day ? l : (upTo.get(id, last) ?? NONE)
     const b = first > l.day ? l : (before.get(id, first) ?? NONE)
     out[i] = {

@@ -11,6 +11,6 @@ export function warmUp(db: Store): void {
   readSnapshot(db, () => {
     visibleStores(db)
     productPage(db, {}, 1, 0)
-    callerTotals(db) // a file store's base is then read a slice at a time while the worker waits
+    callerTotals(db) // starts the base: a file store's is read a slice a turn while the worker already answers
   })
 }
