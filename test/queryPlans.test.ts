@@ -20,9 +20,12 @@ test('no request scans a table', async () => {
       seen.add(sql)
       return statement
     }
-    // count executions, not look-ups of the cached statement
+    // count executions (whole or a row at a time), not look-ups of the cached statement
+    const ran = () => perVersionRuns.set(sql, (perVersionRuns.get(sql) ?? 0) + 1)
     const all = statement.all.bind(statement)
-    statement.all = ((...args: never[]) => (perVersionRuns.set(sql, (perVersionRuns.get(sql) ?? 0) + 1), all(...args))) as typeof statement.all
+    statement.all = ((...args: never[]) => (ran(), all(...args))) as typeof statement.all
+    const iterate = statement.iterate.bind(statement)
+    statement.iterate = ((...args: never[]) => (ran(), iterate(...args))) as typeof statement.iterate
     return statement
   }) as typeof client.query
 

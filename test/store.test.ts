@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import journal from '../db/migrations/meta/_journal.json'
 import { migrations } from '../src/store/migrations'
-import { openStore } from '../src/store/open'
-import { readSnapshot } from '../src/store/snapshot'
+import { closeStore, openStore } from '../src/store/open'
+import { copiesBuiltOnRequest, readSnapshot } from '../src/store/snapshot'
 import { mobileOf } from '../src/store/derive/callers'
 import { testApp } from './helpers'
 
@@ -96,7 +96,7 @@ describe('readSnapshot', () => {
     expect(served.$client.inTransaction).toBe(false)
   })
 
-  test('a serving connection shares one snapshot for a turn of the event loop, and sees a commit at the next turn', async () => {
+  test('a serving connection holds one snapshot from request to request, and moves to a commit within a poll', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
     openStore(path).$client.close() // created and migrated
     const served = openStore(path, { migrate: false, serving: true })
@@ -104,12 +104,78 @@ describe('readSnapshot', () => {
     const count = () => (served.$client.query('SELECT count(*) AS n FROM dealers').get() as { n: number }).n
     const first = readSnapshot(served, count)
     sync.$client.run("INSERT INTO dealers VALUES ('TURN1', 'Turn', 1)")
-    expect(readSnapshot(served, count)).toBe(first) // another answer of the same turn: the same snapshot
-    expect(served.$client.inTransaction).toBe(true)
+    expect(readSnapshot(served, count)).toBe(first) // the same snapshot
     await new Promise((resolve) => setImmediate(resolve))
-    expect(served.$client.inTransaction).toBe(false) // the turn's end let go of the WAL read lock
+    expect(served.$client.inTransaction).toBe(true) // held past the turn: no lock taken and released per turn
+    expect(readSnapshot(served, count)).toBe(first)
+    await Bun.sleep(50) // a few polls of the watcher
     expect(readSnapshot(served, count)).toBe(first + 1)
-    await new Promise((resolve) => setImmediate(resolve))
+    closeStore(served)
+  })
+
+  test('an idle serving connection lets go of its read lock', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    openStore(path).$client.close()
+    const served = openStore(path, { migrate: false, serving: true })
+    readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
+    expect(served.$client.inTransaction).toBe(true)
+    await Bun.sleep(400) // past IDLE_MS (200)
+    expect(served.$client.inTransaction).toBe(false)
+    closeStore(served)
+  })
+
+  test('a commit that changes a small table: requests stay in the old snapshot until its copy is built, then move without building it', async () => {
+    const { seedTest } = require('../db/fixtures/test') as typeof import('../db/fixtures/test')
+    const { visibleStore, visibleStores } = require('../src/store/directory') as typeof import('../src/store/directory')
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const sync = openStore(path)
+    seedTest(sync)
+    // enough stores that the copy is built over several slices, with requests in between
+    const insert = sync.$client.query("INSERT INTO stores (website_id, sap_code, store_name, city, is_deleted, visible, dealership_name) VALUES (?, 'SAP1001', ?, 'Many', 0, 1, ?)")
+    sync.$client.transaction(() => {
+      for (let i = 0; i < 20_000; i++) insert.run(100_000 + i, `Store ${i}`, `Store ${i}`)
+    })()
+    const digests = (value: string) => {
+      for (const t of ['integrations', 'dealers', 'stores', 'employees', 'employee_dealers', 'products', 'product_images']) {
+        sync.$client.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(`digest:${t}`, value)
+      }
+    }
+    digests('a')
+    const served = openStore(path, { migrate: false, serving: true })
+    // what a request sees: the directory's copy of store 101 and the table itself, in one snapshot
+    const seen = () => readSnapshot(served, () => [
+      visibleStore(served, 101)!.city,
+      (served.$client.query('SELECT city FROM stores WHERE website_id = 101').get() as { city: string }).city,
+      visibleStores(served).size,
+    ])
+    const before = seen()
+    const built = copiesBuiltOnRequest()
+    sync.$client.transaction(() => {
+      sync.$client.run("UPDATE stores SET city = 'Elsewhere' WHERE website_id = 101")
+      sync.$client.run('DELETE FROM stores WHERE website_id >= 119000')
+      digests('b')
+    })()
+    expect(seen()).toEqual(before) // the commit is not yet in the held snapshot
+    const views: unknown[][] = []
+    let longestTurn = 0
+    for (let i = 0; i < 5000 && (views.at(-1)?.[0] ?? before[0]) === before[0]; i++) {
+      views.push(seen())
+      const t0 = performance.now()
+      await new Promise((resolve) => setImmediate(resolve))
+      longestTurn = Math.max(longestTurn, performance.now() - t0)
+    }
+    const after = views.at(-1)!
+    expect(after).toEqual(['Elsewhere', 'Elsewhere', (before[2] as number) - 1000])
+    // every answer meanwhile was the old snapshot with its own copy: never a mix
+    for (const v of views.slice(0, -1)) expect(v).toEqual(before)
+    expect(copiesBuiltOnRequest()).toBe(built) // the watcher built it: no request did
+    // built a slice a turn: no turn between two requests came near the time the whole copy takes
+    const t0 = performance.now()
+    readSnapshot(sync, () => visibleStores(sync)) // the same copy built at once, on the writing connection
+    const whole = performance.now() - t0
+    expect(longestTurn).toBeLessThan(whole / 2)
+    closeStore(served)
+    closeStore(sync)
   })
 
   test('a serving connection cannot write', () => {

@@ -6,7 +6,7 @@
 // read the tables whole, in the order the answers list them, so SQLite's
 // collation decides every order.
 import type { Store } from './open'
-import { PER_VERSION, perContent } from './snapshot'
+import { PER_VERSION, perContent, sliced, type Steps } from './snapshot'
 
 export interface Integration {
   id: number
@@ -57,36 +57,37 @@ const NONE: StoreRow[] = []
 
 
 // kept while the five tables are the same (snapshot.ts perContent)
-const directoryOf = perContent(['integrations', 'dealers', 'stores', 'employees', 'employee_dealers'], (db: Store): Directory => {
-  const q = <T>(sql: string) => db.$client.query<T, []>(`${PER_VERSION} ${sql}`).all()
+const directoryOf = perContent(['integrations', 'dealers', 'stores', 'employees', 'employee_dealers'], function* (db: Store): Steps<Directory> {
+  const rows = <T>(sql: string) => db.$client.query<T, []>(`${PER_VERSION} ${sql}`).iterate()
   const integrations = new Map<string, Integration>()
-  for (const r of q<Integration & { key_sha256: string }>('SELECT id, name, key_sha256 FROM integrations WHERE is_active = 1')) {
+  yield* sliced(rows<Integration & { key_sha256: string }>('SELECT id, name, key_sha256 FROM integrations WHERE is_active = 1'), (r) => {
     integrations.set(r.key_sha256, { id: r.id, name: r.name })
-  }
-  const activeDealers = new Set(q<{ sap_code: string }>('SELECT sap_code FROM dealers WHERE is_active = 1').map((r) => r.sap_code))
+  })
+  const activeDealers = new Set<string>()
+  yield* sliced(rows<{ sap_code: string }>('SELECT sap_code FROM dealers WHERE is_active = 1'), (r) => activeDealers.add(r.sap_code))
   // In store entries and dealer blocks a NULL city or state is "" (master-contract §2); call records keep NULL.
   const visibleStores = new Map<number, StoreRow>()
   const storesOfDealer = new Map<string, StoreRow[]>()
-  for (const f of q<StoreFace>(`SELECT website_id, sap_code, dealership_name, city, district, state, country, pincode
-      FROM stores WHERE visible = 1 ORDER BY website_id`)) {
+  yield* sliced(rows<StoreFace>(`SELECT website_id, sap_code, dealership_name, city, district, state, country, pincode
+      FROM stores WHERE visible = 1 ORDER BY website_id`), (f) => {
     const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f, faceFields: JSON.stringify(f).slice(1, -1) }
     visibleStores.set(s.website_id, s)
     const list = storesOfDealer.get(s.sap_code)
     if (list) list.push(s)
     else storesOfDealer.set(s.sap_code, [s])
-  }
+  })
   const activeEmployees = new Map<string, EmployeeRow>()
-  for (const e of q<EmployeeRow>('SELECT emp_code, emp_name AS name, sales_office AS sales_off, role FROM employees WHERE is_active = 1')) {
+  yield* sliced(rows<EmployeeRow>('SELECT emp_code, emp_name AS name, sales_office AS sales_off, role FROM employees WHERE is_active = 1'), (e) => {
     activeEmployees.set(e.emp_code, e)
-  }
+  })
   const storesOfEmployee = new Map<string, StoreRow[]>()
-  for (const r of q<{ emp_code: string; website_id: number }>(`SELECT e.emp_code, s.website_id FROM employee_dealers e
-      JOIN stores s ON s.sap_code = e.sap_code AND s.visible = 1 ORDER BY e.emp_code, e.sap_code, s.website_id`)) {
+  yield* sliced(rows<{ emp_code: string; website_id: number }>(`SELECT e.emp_code, s.website_id FROM employee_dealers e
+      JOIN stores s ON s.sap_code = e.sap_code AND s.visible = 1 ORDER BY e.emp_code, e.sap_code, s.website_id`), (r) => {
     const store = visibleStores.get(r.website_id)!
     const list = storesOfEmployee.get(r.emp_code)
     if (list) list.push(store)
     else storesOfEmployee.set(r.emp_code, [store])
-  }
+  })
   return { integrations, activeDealers, visibleStores, storesOfDealer, activeEmployees, storesOfEmployee }
 })
 

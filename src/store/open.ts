@@ -6,14 +6,14 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations, newestMigrationMillis } from './migrations'
 import * as schema from './schema'
-import { endSnapshot, shareSnapshotsPerTurn } from './snapshot'
+import { endSnapshot, holdSnapshots } from './snapshot'
 
 export type Store = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
 interface OpenOptions {
   readonly?: boolean
   migrate?: boolean
-  /** a serving worker's connection: it never writes (query_only), and shares a read snapshot per event-loop turn */
+  /** a serving worker's connection: it never writes (query_only), and holds its read snapshot from request to request (snapshot.ts) */
   serving?: boolean
 }
 
@@ -40,7 +40,7 @@ export function openStore(path: string, { readonly = false, migrate = !readonly,
   if (migrate) migrateStore(db)
   if (serving) {
     client.run('PRAGMA query_only = 1')
-    shareSnapshotsPerTurn(db)
+    holdSnapshots(db)
   }
   return db
 }

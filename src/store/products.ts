@@ -7,7 +7,7 @@
 // products) at a time: no statement runs, and no product is visited that does
 // not match.
 import type { Store } from './open'
-import { PER_VERSION, perContent } from './snapshot'
+import { PER_VERSION, perContent, sliced, type Steps } from './snapshot'
 
 export const PRODUCT_FILTERS = {
   color: 'color',
@@ -49,19 +49,20 @@ interface Catalogue {
 
 const NONE: Product[] = []
 
-function buildCatalogue(db: Store): Catalogue {
+function* buildCatalogue(db: Store): Steps<Catalogue> {
   const rows = db.$client
     .query<Omit<Product, 'images'> & { images: string }, []>(
       `${PER_VERSION} SELECT id, sku, name, coalesce(description, '') AS description, images,
         color, finish, series, size, surface, product_range AS range, texture
       FROM products WHERE status = 1 ORDER BY id`,
     )
-    .all()
+  const products: Product[] = []
+  yield* sliced(rows.iterate(), (r) => products.push({ ...r, images: JSON.parse(r.images) as string[] }))
   const lists = Object.fromEntries(FILTERS.map((f) => [f, new Map<string, Product[]>()])) as Catalogue['lists']
   const bitmaps = Object.fromEntries(FILTERS.map((f) => [f, new Map<string, Uint32Array>()])) as Catalogue['bitmaps']
-  const words = (rows.length + 31) >>> 5
-  const products = rows.map((r, i) => {
-    const p: Product = { ...r, images: JSON.parse(r.images) as string[] }
+  const words = (products.length + 31) >>> 5
+  yield* sliced(products.keys(), (i) => {
+    const p = products[i]
     for (const f of FILTERS) {
       const value = p[f]
       if (value === null) continue // a filter value is a string: NULL never matches
@@ -72,7 +73,6 @@ function buildCatalogue(db: Store): Catalogue {
       if (!bitmap) bitmaps[f].set(value, (bitmap = new Uint32Array(words)))
       bitmap[i >>> 5] |= 1 << (i & 31)
     }
-    return p
   })
   return { products, lists, bitmaps }
 }

@@ -1,17 +1,25 @@
 // What a request reads: one SQLite read snapshot, and the in-memory copies of
-// the small tables (store/directory.ts, store/catalogue.ts) that match it. A
-// copy is rebuilt only when the store's data version moves, that is once after
-// each sync commits, never per request.
+// the small tables (store/directory.ts, store/products.ts) that match it. A
+// copy is rebuilt only when a sync changed its tables, never per request.
 //
 // A serving connection (openStore's `serving`: query_only, it never writes)
-// shares one read snapshot between every request of one turn of the event
-// loop: the first opens it, the turn's end closes it. Opening one costs two
+// holds one read snapshot from request to request: opening one costs two
 // statements and four to six system calls (the WAL read lock is taken and
-// released with file locks), as much as a small answer's own queries; under
-// load a turn holds dozens of requests. A request then sees every sync that
-// committed before its turn began, and its key check, totals and page all
-// come from that one snapshot. Other connections (tests, the demo seeding,
-// sync) open a snapshot per call, as they may write in between.
+// released with file locks), as much as a small answer's own queries. A
+// second connection, the watcher, looks every POLL_MS for a commit. When one
+// leaves the small tables as they were, the serving connection lets its
+// snapshot go and the next request opens the newest. When one changed them,
+// the watcher first builds the new copies from the new snapshot, a slice of
+// rows a turn of the event loop between requests, and requests go on meanwhile
+// in the old snapshot with the old copies: no request waits for a copy (at
+// production size the directory took up to 80 ms, the catalogue 90, on the
+// first request after a sync). A request thus sees a commit within a poll or,
+// when it changed a small table, once that table's copy is ready; its key
+// check, totals and page all come from one snapshot. An idle connection lets
+// its snapshot go (IDLE_MS), so a sync's checkpoints are not held back. Other
+// connections (tests, the demo seeding, sync) open a snapshot per call, as
+// they may write in between.
+import { Database } from 'bun:sqlite'
 import type { Store } from './open'
 import type { SmallTable } from './rows'
 import { digestKey } from './smallTables'
@@ -22,22 +30,155 @@ export const PER_VERSION = '/* once per data version */'
 interface Tracked {
   /** the data version of the snapshot last opened on this connection */
   version: string
-  /** a serving connection: snapshots last a turn of the event loop */
-  perTurn: boolean
-  /** the turn's snapshot is open */
+  /** a serving connection's watcher and state; null for the others */
+  serving: Serving | null
+  /** a serving connection holds a snapshot */
   open: boolean
 }
 const tracked = new WeakMap<Store, Tracked>()
 
 const trackedOf = (db: Store): Tracked => {
   let t = tracked.get(db)
-  if (!t) tracked.set(db, (t = { version: '', perTurn: false, open: false }))
+  if (!t) tracked.set(db, (t = { version: '', serving: null, open: false }))
   return t
 }
 
-/** A connection that only serves reads: its snapshots are shared by the requests of one event-loop turn. */
-export function shareSnapshotsPerTurn(db: Store): void {
-  trackedOf(db).perTurn = true
+/** How often a serving connection's watcher looks for a commit. */
+const POLL_MS = 10
+/** A serving connection with no request for this long lets its snapshot go. */
+const IDLE_MS = 200
+/** The longest a slice of building a copy runs before requests get their turn. */
+const SLICE_MS = 1
+
+interface Serving {
+  /** a second connection to the same file: it sees commits, and reads the copies a new version needs */
+  watcher: Database | null
+  /** the watcher's data version when it last looked */
+  seen: number
+  /** copies of a new version are being built */
+  preparing: boolean
+  /** when a request last read (performance.now()) */
+  lastRead: number
+  timer: ReturnType<typeof setInterval>
+}
+
+/** A connection that only serves reads: it holds its snapshot from request to request (see the top of this file). */
+export function holdSnapshots(db: Store): void {
+  const t = trackedOf(db)
+  const path = db.$client.filename
+  let watcher: Database | null = null
+  let seen = 0
+  if (path && path !== ':memory:') {
+    try {
+      watcher = new Database(path, { readwrite: true }) // never created here: a file that went away stays away
+      watcher.run('PRAGMA query_only = 1')
+      watcher.run('PRAGMA busy_timeout = 5000')
+      seen = dataVersion(watcher)
+    } catch {
+      watcher?.close()
+      watcher = null // requests find out what is wrong with the file; each poll then moves on
+    }
+  }
+  const serving: Serving = { watcher, seen, preparing: false, lastRead: 0, timer: setInterval(() => watch(db, t, serving), POLL_MS) }
+  serving.timer.unref?.()
+  t.serving = serving
+}
+
+const dataVersion = (client: Database) => client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
+
+/** The watcher's look: a commit moves the serving connection on, once the copies it needs are built; an idle one lets go. */
+function watch(db: Store, t: Tracked, s: Serving): void {
+  if (s.preparing) return
+  let moved = false
+  try {
+    if (s.watcher) {
+      const version = dataVersion(s.watcher)
+      moved = version !== s.seen
+      s.seen = version
+    } else moved = true // no watcher (the file went away): each poll moves on, as per-request snapshots would
+  } catch {
+    moved = true
+  }
+  if (moved && s.watcher) return prepare(db, t, s, s.watcher)
+  if (moved || performance.now() - s.lastRead > IDLE_MS) letGo(db, t)
+}
+
+function letGo(db: Store, t: Tracked): void {
+  if (!t.open) return
+  t.open = false
+  try {
+    if (db.$client.inTransaction) db.$client.query('COMMIT').run()
+  } catch {
+    // the connection was closed (a worker stopping): nothing is held any more
+  }
+}
+
+/**
+ * Builds, from the watcher's snapshot of the newest commit, each copy whose
+ * tables changed, a slice a turn; then lets the serving snapshot go, so the
+ * next request opens the newest and finds its copies ready. Should a later
+ * commit change the tables again before that request, it builds that copy itself.
+ */
+function prepare(db: Store, t: Tracked, s: Serving, watcher: Database): void {
+  const builds: Build[] = []
+  const giveUp = () => {
+    for (const build of builds.splice(0)) {
+      try {
+        build.stop()
+      } catch {
+        // its statement went with the connection
+      }
+    }
+  }
+  const done = () => {
+    giveUp()
+    try {
+      if (watcher.inTransaction) watcher.run('COMMIT')
+    } catch {
+      // closed under us: a worker stopping
+    }
+    s.preparing = false
+    letGo(db, t)
+  }
+  try {
+    watcher.run('BEGIN')
+    const at = { $client: watcher } as Store
+    for (const copy of copies) {
+      const build = copy.prepare(db, at)
+      if (build) builds.push(build)
+    }
+  } catch {
+    giveUp() // requests build what they need, as before
+  }
+  if (builds.length === 0) return done()
+  s.preparing = true
+  const slice = () => {
+    if (t.serving !== s) return done() // the connection ended meanwhile
+    const until = performance.now() + SLICE_MS
+    try {
+      while (builds.length > 0 && performance.now() < until) if (builds[0].step()) builds.shift()
+    } catch {
+      giveUp()
+    }
+    if (builds.length > 0) setImmediate(slice)
+    else done()
+  }
+  setImmediate(slice)
+}
+
+/** Ends a serving connection's snapshot and its watcher: before the connection closes. */
+export function endSnapshot(db: Store): void {
+  const t = trackedOf(db)
+  letGo(db, t)
+  const s = t.serving
+  if (!s) return
+  t.serving = null
+  clearInterval(s.timer)
+  try {
+    s.watcher?.close()
+  } catch {
+    // closed already
+  }
 }
 
 /**
@@ -62,6 +203,8 @@ function noteVersion(db: Store): string {
  */
 export function readSnapshot<T>(db: Store, read: () => T): T {
   const t = trackedOf(db)
+  const serving = t.serving
+  if (serving) serving.lastRead = performance.now()
   if (t.open) return read()
   const client = db.$client
   if (client.inTransaction) {
@@ -69,9 +212,8 @@ export function readSnapshot<T>(db: Store, read: () => T): T {
     return read()
   }
   client.query('BEGIN').run()
-  if (t.perTurn) {
-    t.open = true
-    setImmediate(() => endTurn(db, t))
+  if (serving) {
+    t.open = true // held until the watcher lets it go
     noteVersion(db) // its first read opens the snapshot
     return read()
   }
@@ -81,21 +223,6 @@ export function readSnapshot<T>(db: Store, read: () => T): T {
   } finally {
     client.query('COMMIT').run() // read-only: nothing to roll back
   }
-}
-
-function endTurn(db: Store, t: Tracked): void {
-  t.open = false
-  try {
-    if (db.$client.inTransaction) db.$client.query('COMMIT').run()
-  } catch {
-    // the connection was closed within the turn (a worker stopping): nothing is held any more
-  }
-}
-
-/** Ends the turn's snapshot at once: before a connection closes. */
-export function endSnapshot(db: Store): void {
-  const t = trackedOf(db)
-  if (t.open) endTurn(db, t)
 }
 
 /**
@@ -115,31 +242,95 @@ export function perVersion<T>(build: (db: Store) => T): (db: Store) => T {
   }
 }
 
+/** The steps of building a value: each `yield` is a place where requests may have their turn. */
+export type Steps<T> = Generator<void, T, void>
+
+/** Rows one at a time, with a place for requests every SLICE_ROWS of them. */
+export function* sliced<R>(rows: Iterable<R>, each: (row: R) => void): Steps<void> {
+  let n = 0
+  for (const row of rows) {
+    each(row)
+    if (++n % SLICE_ROWS === 0) yield
+  }
+}
+const SLICE_ROWS = 256
+
+/** Builds at once: a request that needs the value now. */
+function allAtOnce<T>(steps: Steps<T>): T {
+  for (;;) {
+    const next = steps.next()
+    if (next.done) return next.value
+  }
+}
+
+/** A copy being built by the watcher: true from `step` once it is done. */
+interface Build {
+  step(): boolean
+  /** given up: ends its statement */
+  stop(): void
+}
+
+/** Every value kept by content, for the watcher to build ahead of the requests. */
+const copies: { prepare(db: Store, at: Store): Build | null }[] = []
+
+/** Values built on a request's path rather than ahead of it by the watcher (tests). */
+let builtOnRequest = 0
+export const copiesBuiltOnRequest = () => builtOnRequest
+
 /**
  * A value derived from some small tables only, kept while their content is the
  * same. A sync rewrites every small table each run, so each commit is a new data
  * version; it also keeps a digest of each table's rows (meta digest:<table>,
- * sync/run.ts), and the value is built again only when one of those moves (the
- * directory took 20 ms at production size, the catalogue 50, on the first
- * request after every commit). A store without the digests (fixtures, the demo,
- * keys --demo) builds it once per data version.
+ * sync/run.ts), and the value is built again only when one of those moves. On a
+ * serving connection the watcher builds it ahead, in slices (see the top of this
+ * file). A store without the digests (fixtures, the demo, keys --demo) builds it
+ * once per data version.
  */
-export function perContent<T>(tables: SmallTable[], build: (db: Store) => T): (db: Store) => T {
+export function perContent<T>(tables: SmallTable[], build: (db: Store) => Steps<T>): (db: Store) => T {
   const sql = `${PER_VERSION} SELECT value FROM meta WHERE key IN (${tables.map(() => '?').join(', ')}) ORDER BY key`
   const keys = tables.map(digestKey)
-  const contentOf = perVersion((db: Store): string | null => {
+  const read = (db: Store): string | null => {
     const rows = db.$client.query<{ value: string }, string[]>(sql).all(...keys)
     return rows.length === tables.length ? rows.map((r) => r.value).join(' ') : null
+  }
+  const contentOf = perVersion(read)
+  const perVersionValue = perVersion((db) => allAtOnce(build(db)))
+  // by content: the serving snapshot's, and the one the watcher built for the next (newest last)
+  const byContent = new WeakMap<Store, { content: string; value: T }[]>()
+  const kept = (db: Store, content: string): T | undefined => {
+    const list = byContent.get(db)
+    if (list === undefined) return undefined
+    for (let i = list.length - 1; i >= 0; i--) if (list[i].content === content) return list[i].value
+    return undefined
+  }
+  const keep = (db: Store, content: string, value: T) => {
+    const list = (byContent.get(db) ?? []).filter((k) => k.content !== content)
+    list.push({ content, value })
+    byContent.set(db, list.slice(-2))
+  }
+  copies.push({
+    prepare(db, at) {
+      const content = read(at)
+      if (content === null || kept(db, content) !== undefined) return null
+      const steps = build(at)
+      return {
+        step() {
+          const next = steps.next()
+          if (next.done) keep(db, content, next.value)
+          return next.done === true
+        },
+        stop: () => void steps.return(undefined as T),
+      }
+    },
   })
-  const perVersionValue = perVersion(build)
-  const byContent = new WeakMap<Store, { content: string; value: T }>()
   return (db) => {
     const content = contentOf(db)
     if (content === null) return perVersionValue(db)
-    const have = byContent.get(db)
-    if (have?.content === content) return have.value
-    const value = build(db)
-    byContent.set(db, { content, value })
+    const have = kept(db, content)
+    if (have !== undefined) return have
+    builtOnRequest++
+    const value = allAtOnce(build(db))
+    keep(db, content, value)
     return value
   }
 }
