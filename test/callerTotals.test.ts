@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedDemo } from '../db/fixtures/demo'
-import { callerTotals, callerTotalsInMemory } from '../src/store/callerTotals'
+import { callerChangesReadOnRequest, callerTotals, callerTotalsInMemory } from '../src/store/callerTotals'
 import { applyChanges } from '../src/store/load'
 import { closeStore, openStore, type Store } from '../src/store/open'
 import type { CallRow } from '../src/store/rows'
@@ -49,10 +49,13 @@ describe('caller totals in memory', () => {
     })
     // the served connection moves to the commit once its watcher has seen it (store/snapshot.ts)
     const callers = () => readSnapshot(served, () => served.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM callers').get()!.n)
+    const readOnRequest = callerChangesReadOnRequest()
     for (let i = 0; i < 200 && callers() === first.callers; i++) await Bun.sleep(5)
     const after = compare(served)
     expect(after.inMemory).toBe(true)
     expect(after.callers).toBe(first.callers + 3)
+    // the watcher read the sync's changed callers before the connection moved to it: no request did
+    expect(callerChangesReadOnRequest()).toBe(readOnRequest)
     closeStore(served)
     closeStore(writer)
   })

@@ -15,7 +15,7 @@
 import { Database, type Statement } from 'bun:sqlite'
 import { feedState } from './feedState'
 import type { Store } from './open'
-import { PER_VERSION, perVersion } from './snapshot'
+import { allAtOnce, buildAhead, buildOf, PER_VERSION, perVersion, sliced, type Steps } from './snapshot'
 
 /**
  * Every caller as of one sync run (`seq`, the feed position of the newest run in
@@ -74,14 +74,45 @@ function lookupOf(db: Store): Lookup {
   if (!state.base || state.base.seq > feedState(db).head) return null // a seek per caller until a base of this snapshot or an older one is ready
   view.base = state.base
   const ready = view.base
-  const changed = new Map<number, number>()
-  for (const [mobile, total] of db.$client.query(`${PER_VERSION} SELECT mobile, total FROM callers INDEXED BY callers_seq WHERE seq > ?`).values(ready.seq) as [number, number][]) {
-    changed.set(mobile, total)
+  // built by the serving connection's watcher before it moved to this commit, or now
+  const ahead = aheadOf.get(db)
+  let changed: Map<number, number>
+  if (ahead && ahead.base === ready && ahead.head === feedState(db).head) changed = ahead.changed
+  else {
+    changesReadOnRequest++
+    changed = allAtOnce(changesSince(db, ready))
   }
   // the changes are a Map (about 80 bytes a caller): a base is read again before they grow large
   if (changed.size > Math.min(ready.size / 10, REREAD_AFTER) && !state.reading) readBase(db, state)
   return (view.lookup = { base: ready, changed })
 }
+
+/** The callers changed since a base's run, a slice of rows at a time. */
+function* changesSince(db: Store, base: Base): Steps<Map<number, number>> {
+  const changed = new Map<number, number>()
+  const rows = db.$client.query<{ mobile: number; total: number }, [number]>(`${PER_VERSION} SELECT mobile, total FROM callers INDEXED BY callers_seq WHERE seq > ?`).iterate(base.seq)
+  yield* sliced(rows, (r) => changed.set(r.mobile, r.total))
+  return changed
+}
+
+/**
+ * A serving connection's changes since its base as of a newer run (`head`), built
+ * by its watcher from that run's snapshot before the connection moves to it
+ * (snapshot.ts): a day's 50,000 new calls change tens of thousands of callers,
+ * which the first request after a sync would otherwise read.
+ */
+const aheadOf = new WeakMap<Store, { base: Base; head: number; changed: Map<number, number> }>()
+/** Changes read on a request's path rather than ahead of it (tests). */
+let changesReadOnRequest = 0
+export const callerChangesReadOnRequest = () => changesReadOnRequest
+buildAhead((db, at) => {
+  const base = states.get(db)?.base
+  if (!base) return null
+  const head = at.$client.query<{ seq: number | null }, []>(`${PER_VERSION} SELECT max(seq) AS seq FROM feed_syncs`).get()?.seq ?? 0
+  const have = aheadOf.get(db)
+  if (head <= base.seq || (have?.base === base && have.head === head)) return null
+  return buildOf(changesSince(at, base), (changed) => aheadOf.set(db, { base, head, changed }))
+})
 
 /** Whether the current snapshot's totals are read from memory (tests, and whoever wants to know). */
 export const callerTotalsInMemory = (db: Store): boolean => lookupOf(db) !== null

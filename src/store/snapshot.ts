@@ -143,8 +143,8 @@ function prepare(db: Store, t: Tracked, s: Serving, watcher: Database): void {
   try {
     watcher.run('BEGIN')
     const at = { $client: watcher } as Store
-    for (const copy of copies) {
-      const build = copy.prepare(db, at)
+    for (const ahead of copies) {
+      const build = ahead(db, at)
       if (build) builds.push(build)
     }
   } catch {
@@ -256,22 +256,40 @@ export function* sliced<R>(rows: Iterable<R>, each: (row: R) => void): Steps<voi
 const SLICE_ROWS = 256
 
 /** Builds at once: a request that needs the value now. */
-function allAtOnce<T>(steps: Steps<T>): T {
+export function allAtOnce<T>(steps: Steps<T>): T {
   for (;;) {
     const next = steps.next()
     if (next.done) return next.value
   }
 }
 
-/** A copy being built by the watcher: true from `step` once it is done. */
-interface Build {
+/** Something the watcher builds ahead of the requests: true from `step` once it is done. */
+export interface Build {
   step(): boolean
   /** given up: ends its statement */
   stop(): void
 }
 
-/** Every value kept by content, for the watcher to build ahead of the requests. */
-const copies: { prepare(db: Store, at: Store): Build | null }[] = []
+/** Steps run to their end, handing the value on; a Build for the watcher. */
+export function buildOf<T>(steps: Steps<T>, done: (value: T) => void): Build {
+  return {
+    step() {
+      const next = steps.next()
+      if (next.done) done(next.value)
+      return next.done === true
+    },
+    stop: () => void steps.return(undefined as T),
+  }
+}
+
+/**
+ * What a new commit needs built for a serving connection `db`, read from the
+ * watcher's snapshot of it (`at`), or null for nothing: each registered here is
+ * asked by the watcher before the serving connection moves to that commit.
+ */
+type Ahead = (db: Store, at: Store) => Build | null
+const copies: Ahead[] = []
+export const buildAhead = (ahead: Ahead): void => void copies.push(ahead)
 
 /** Values built on a request's path rather than ahead of it by the watcher (tests). */
 let builtOnRequest = 0
@@ -308,20 +326,10 @@ export function perContent<T>(tables: SmallTable[], build: (db: Store) => Steps<
     list.push({ content, value })
     byContent.set(db, list.slice(-2))
   }
-  copies.push({
-    prepare(db, at) {
-      const content = read(at)
-      if (content === null || kept(db, content) !== undefined) return null
-      const steps = build(at)
-      return {
-        step() {
-          const next = steps.next()
-          if (next.done) keep(db, content, next.value)
-          return next.done === true
-        },
-        stop: () => void steps.return(undefined as T),
-      }
-    },
+  buildAhead((db, at) => {
+    const content = read(at)
+    if (content === null || kept(db, content) !== undefined) return null
+    return buildOf(build(at), (value) => keep(db, content, value))
   })
   return (db) => {
     const content = contentOf(db)
