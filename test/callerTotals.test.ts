@@ -21,6 +21,10 @@ function compare(served: Store): { inMemory: boolean; callers: number } {
     const truth = served.$client.query<{ mobile: number; total: number }, []>('SELECT mobile, total FROM callers').all()
     for (const { mobile, total } of truth) expect(totalOf(mobile)).toBe(total)
     expect(totalOf(19_999_999_999)).toBe(0) // a caller the store never saw
+    expect(totalOf(10_000_000_000)).toBe(0)
+    // numbers between known callers: found nowhere, whichever way the search guesses
+    const known = new Set(truth.map((r) => r.mobile))
+    for (const { mobile } of truth) for (const near of [mobile - 1, mobile + 1, mobile + 7_919]) if (!known.has(near)) expect(totalOf(near)).toBe(0)
     return { inMemory: callerTotalsInMemory(served), callers: truth.length }
   })
 }
