@@ -149,6 +149,7 @@ describe('readSnapshot', () => {
       visibleStores(served).size,
     ])
     const before = seen()
+    const oldCopy = new WeakRef(readSnapshot(served, () => visibleStores(served)))
     const built = copiesBuiltOnRequest()
     sync.$client.transaction(() => {
       sync.$client.run("UPDATE stores SET city = 'Elsewhere' WHERE website_id = 101")
@@ -169,6 +170,8 @@ describe('readSnapshot', () => {
     // every answer meanwhile was the old snapshot with its own copy: never a mix
     for (const v of views.slice(0, -1)) expect(v).toEqual(before)
     expect(copiesBuiltOnRequest()).toBe(built) // the watcher built it: no request did
+    Bun.gc(true)
+    expect(oldCopy.deref()).toBeUndefined() // the old copy is let go once a request reads the new one
     // built a slice a turn: no turn between two requests came near the time the whole copy takes
     const t0 = performance.now()
     readSnapshot(sync, () => visibleStores(sync)) // the same copy built at once, on the writing connection

@@ -315,10 +315,17 @@ export function perContent<T>(tables: SmallTable[], build: (db: Store) => Steps<
   const perVersionValue = perVersion((db) => allAtOnce(build(db)))
   // by content: the serving snapshot's, and the one the watcher built for the next (newest last)
   const byContent = new WeakMap<Store, { content: string; value: T }[]>()
-  const kept = (db: Store, content: string): T | undefined => {
+  const kept = (db: Store, content: string, current: boolean): T | undefined => {
     const list = byContent.get(db)
     if (list === undefined) return undefined
-    for (let i = list.length - 1; i >= 0; i--) if (list[i].content === content) return list[i].value
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i].content !== content) continue
+      const { value } = list[i]
+      // a request reads this one: the copies before it are done with (a copy of the directory
+      // and catalogue is tens of MB at production size); one built ahead of it stays
+      if (current && i > 0) list.splice(0, i)
+      return value
+    }
     return undefined
   }
   const keep = (db: Store, content: string, value: T) => {
@@ -328,13 +335,13 @@ export function perContent<T>(tables: SmallTable[], build: (db: Store) => Steps<
   }
   buildAhead((db, at) => {
     const content = read(at)
-    if (content === null || kept(db, content) !== undefined) return null
+    if (content === null || kept(db, content, false) !== undefined) return null
     return buildOf(build(at), (value) => keep(db, content, value))
   })
   return (db) => {
     const content = contentOf(db)
     if (content === null) return perVersionValue(db)
-    const have = kept(db, content)
+    const have = kept(db, content, true)
     if (have !== undefined) return have
     builtOnRequest++
     const value = allAtOnce(build(db))
