@@ -5,7 +5,9 @@
 // A base copy of every caller (sorted numbers and totals, typed arrays: 12
 // bytes a caller) is read from one snapshot of `callers`; each data version
 // then takes in only the callers a sync changed after that snapshot (callers.seq
-// is the run that last changed a total; one index range). A base is read on a
+// is the run that last changed a total; one index range), which a serving
+// connection's watcher reads before its requests move to that version
+// (snapshot.ts). A base is read on a
 // connection of its own a slice at a time, between requests, so no request
 // waits for it (a small store's is read at once); until one is ready, and
 // whenever the current one is newer than the snapshot a request reads, a total
