@@ -166,6 +166,9 @@ function prepare(db: Store, t: Tracked, s: Serving, watcher: Database): void {
   setImmediate(slice)
 }
 
+/** Whether a serving connection's watcher is building what a commit needs (tests). */
+export const watcherBuilding = (db: Store): boolean => trackedOf(db).serving?.preparing ?? false
+
 /** Ends a serving connection's snapshot and its watcher: before the connection closes. */
 export function endSnapshot(db: Store): void {
   const t = trackedOf(db)
