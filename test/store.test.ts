@@ -108,7 +108,8 @@ describe('readSnapshot', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(served.$client.inTransaction).toBe(true) // held past the turn: no lock taken and released per turn
     expect(readSnapshot(served, count)).toBe(first)
-    await Bun.sleep(50) // a few polls of the watcher
+    // the watcher looks every 10 ms; a busy machine may delay its timer
+    for (let i = 0; i < 200 && readSnapshot(served, count) === first; i++) await Bun.sleep(10)
     expect(readSnapshot(served, count)).toBe(first + 1)
     closeStore(served)
   })
@@ -119,7 +120,8 @@ describe('readSnapshot', () => {
     const served = openStore(path, { migrate: false, serving: true })
     readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
     expect(served.$client.inTransaction).toBe(true)
-    await Bun.sleep(400) // past IDLE_MS (200)
+    await Bun.sleep(250) // past IDLE_MS (200)
+    for (let i = 0; i < 200 && served.$client.inTransaction; i++) await Bun.sleep(10)
     expect(served.$client.inTransaction).toBe(false)
     closeStore(served)
   })
