@@ -180,6 +180,42 @@ describe('readSnapshot', () => {
     closeStore(sync)
   })
 
+  test("a sync run's checkpoint keeps the WAL from growing while a serving connection answers steadily", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const setup = openStore(path)
+    setup.$client.run('CREATE TABLE filler (x BLOB)')
+    closeStore(setup)
+    const served = openStore(path, { migrate: false, serving: true })
+    // requests every millisecond: the serving connection is never idle long enough to let go
+    const load = setInterval(() => readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get()), 1)
+    // six runs of about 2 MB each, from a process of their own, as serve's schedule runs sync
+    const root = join(import.meta.dir, '..')
+    const runs = Bun.spawn([process.execPath, '-e', `
+      const { openStore } = await import(${JSON.stringify(join(root, 'src/store/open.ts'))})
+      const { SyncRun } = await import(${JSON.stringify(join(root, 'src/store/syncRun.ts'))})
+      const { statSync } = await import('node:fs')
+      const sync = openStore(${JSON.stringify(path)})
+      const blob = new Uint8Array(4000).fill(7)
+      const walBytes = []
+      for (let n = 0; n < 6; n++) {
+        const run = new SyncRun(sync)
+        const insert = sync.$client.query('INSERT INTO filler VALUES (?)')
+        for (let i = 0; i < 500; i++) insert.run(blob)
+        run.commit({})
+        run.checkpoint()
+        walBytes.push(statSync(${JSON.stringify(`${path}-wal`)}).size)
+      }
+      console.log(JSON.stringify(walBytes))
+    `], { stdout: 'pipe', stderr: 'inherit' })
+    const walBytes = JSON.parse(await new Response(runs.stdout).text()) as number[]
+    await runs.exited
+    clearInterval(load)
+    // each run's pages went back into the store file and the WAL started over: never two runs' worth
+    expect(walBytes.length).toBe(6)
+    expect(Math.max(...walBytes)).toBeLessThan(2_000_000)
+    closeStore(served)
+  }, 30_000)
+
   test('a serving connection cannot write', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
     openStore(path).$client.close()

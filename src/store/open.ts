@@ -10,6 +10,9 @@ import { endSnapshot, holdSnapshots } from './snapshot'
 
 export type Store = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
+/** How long a statement that meets another connection's lock waits before it fails. */
+export const BUSY_TIMEOUT_MS = 5_000
+
 interface OpenOptions {
   readonly?: boolean
   migrate?: boolean
@@ -26,7 +29,7 @@ export function openStore(path: string, { readonly = false, migrate = !readonly,
     throw new Error(`cannot open the read store at ${path}: ${(error as Error).message}`)
   }
   // first: a statement below that meets a sync's lock then waits instead of failing
-  client.run('PRAGMA busy_timeout = 5000')
+  client.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   // WAL: readers never block the sync writer and see only committed runs. The mode is kept in
   // the file: a serving worker opens a store that serve created and set, and asks nothing of it
   if (path !== ':memory:' && !readonly && !serving) client.run('PRAGMA journal_mode = WAL')

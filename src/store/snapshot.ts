@@ -15,8 +15,9 @@
 // production size the directory took up to 80 ms, the catalogue 90, on the
 // first request after a sync). A request thus sees a commit within a poll or,
 // when it changed a small table, once that table's copy is ready; its key
-// check, totals and page all come from one snapshot. An idle connection lets
-// its snapshot go (IDLE_MS), so a sync's checkpoints are not held back. Other
+// check, totals and page all come from one snapshot. A snapshot is also let go
+// when idle (IDLE_MS) and every RENEW_MS, so a sync's checkpoint can empty the
+// WAL. Other
 // connections (tests, the demo seeding, sync) open a snapshot per call, as
 // they may write in between.
 import { Database } from 'bun:sqlite'
@@ -47,6 +48,13 @@ const trackedOf = (db: Store): Tracked => {
 const POLL_MS = 10
 /** A serving connection with no request for this long lets its snapshot go. */
 const IDLE_MS = 200
+/**
+ * A snapshot older than this is let go even under steady requests, so that a
+ * sync's checkpoint, which waits for every reader to have moved past its run
+ * and then to read the store file alone, finds the WAL free to start over
+ * (store/syncRun.ts); held for good, the WAL grew by each run's writes.
+ */
+const RENEW_MS = 100
 /** The longest a slice of building a copy runs before requests get their turn. */
 const SLICE_MS = 1
 
@@ -59,6 +67,8 @@ interface Serving {
   preparing: boolean
   /** when a request last read (performance.now()) */
   lastRead: number
+  /** when the held snapshot was opened */
+  openedAt: number
   timer: ReturnType<typeof setInterval>
 }
 
@@ -79,7 +89,7 @@ export function holdSnapshots(db: Store): void {
       watcher = null // requests find out what is wrong with the file; each poll then moves on
     }
   }
-  const serving: Serving = { watcher, seen, preparing: false, lastRead: 0, timer: setInterval(() => watch(db, t, serving), POLL_MS) }
+  const serving: Serving = { watcher, seen, preparing: false, lastRead: 0, openedAt: 0, timer: setInterval(() => watch(db, t, serving), POLL_MS) }
   serving.timer.unref?.()
   t.serving = serving
 }
@@ -100,7 +110,8 @@ function watch(db: Store, t: Tracked, s: Serving): void {
     moved = true
   }
   if (moved && s.watcher) return prepare(db, t, s, s.watcher)
-  if (moved || performance.now() - s.lastRead > IDLE_MS) letGo(db, t)
+  const now = performance.now()
+  if (moved || now - s.lastRead > IDLE_MS || now - s.openedAt > RENEW_MS) letGo(db, t)
 }
 
 function letGo(db: Store, t: Tracked): void {
@@ -217,6 +228,7 @@ export function readSnapshot<T>(db: Store, read: () => T): T {
   client.query('BEGIN').run()
   if (serving) {
     t.open = true // held until the watcher lets it go
+    serving.openedAt = performance.now()
     noteVersion(db) // its first read opens the snapshot
     return read()
   }

@@ -148,6 +148,9 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     progress?.phase('committing')
     run.commit(result)
     phase('committed')
+    progress?.phase('checkpointing')
+    run.checkpoint()
+    phase('checkpointed')
     return result
   } catch (error) {
     const message = oneLine(error)
