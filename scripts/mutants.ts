@@ -73,7 +73,7 @@ export const MUTANTS: Mutant[] = [
   { name: "a caller total's search stops short of its chunk's last caller", file: 'src/store/callerTotals.ts', find: '      if (offset < a || offset > b) return 0', replace: '      if (offset < a || offset >= b) return 0', tests: ['test/callerTotals.test.ts'] },
   { name: 'an old copy of the directory kept after the requests moved on', file: 'src/store/snapshot.ts', find: '      if (current && i > 0) list.splice(0, i)', replace: '      if (current && i > 9) list.splice(0, i)', tests: ['test/store.test.ts'] },
   { name: "a sync run's WAL left to grow", file: 'src/store/syncRun.ts', find: "      this.client.query('PRAGMA wal_checkpoint(TRUNCATE)').get()", replace: '      void 0', tests: ['test/store.test.ts'] },
-  { name: 'a serving snapshot held for good under steady requests', file: 'src/store/snapshot.ts', find: ' || now - s.openedAt > RENEW_MS) letGo(db, t)', replace: ') letGo(db, t)', tests: ['test/store.test.ts'] },
+  { name: 'a serving snapshot held for good under steady requests', file: 'src/store/snapshot.ts', find: '  else if (t.open && now - s.openedAt > RENEW_MS) renew(db, t, s)', replace: '  else if (false) renew(db, t, s)', tests: ['test/store.test.ts'] },
   { name: 'a new copy built in one piece, requests waiting behind it', file: 'src/store/snapshot.ts', find: 'while (builds.length > 0 && performance.now() < until)', replace: 'while (builds.length > 0)', tests: ['test/store.test.ts'] },
   { name: 'a remembered key outlives the sync that revoked it', file: 'src/http/auth.ts', find: 'const knownKeys = perVersion((): Map<string, Integration> => new Map())', replace: 'const remembered = new Map<string, Integration>()\nconst knownKeys = (_: Store) => remembered', tests: ['test/protocol.test.ts'] },
 ]

@@ -16,8 +16,8 @@
 // first request after a sync). A request thus sees a commit within a poll or,
 // when it changed a small table, once that table's copy is ready; its key
 // check, totals and page all come from one snapshot. A snapshot is also let go
-// when idle (IDLE_MS) and every RENEW_MS, so a sync's checkpoint can empty the
-// WAL. Other
+// when idle (IDLE_MS), and opened again every RENEW_MS under steady requests,
+// so a sync's checkpoint can empty the WAL. Other
 // connections (tests, the demo seeding, sync) open a snapshot per call, as
 // they may write in between.
 import { Database } from 'bun:sqlite'
@@ -49,7 +49,7 @@ const POLL_MS = 10
 /** A serving connection with no request for this long lets its snapshot go. */
 const IDLE_MS = 200
 /**
- * A snapshot older than this is let go even under steady requests, so that a
+ * A snapshot older than this is opened again even under steady requests, so that a
  * sync's checkpoint, which waits for every reader to have moved past its run
  * and then to read the store file alone, finds the WAL free to start over
  * (store/syncRun.ts); held for good, the WAL grew by each run's writes.
@@ -111,7 +111,21 @@ function watch(db: Store, t: Tracked, s: Serving): void {
   }
   if (moved && s.watcher) return prepare(db, t, s, s.watcher)
   const now = performance.now()
-  if (moved || now - s.lastRead > IDLE_MS || now - s.openedAt > RENEW_MS) letGo(db, t)
+  if (moved || now - s.lastRead > IDLE_MS) letGo(db, t)
+  else if (t.open && now - s.openedAt > RENEW_MS) renew(db, t, s)
+}
+
+/** The snapshot let go and opened again at once: the same commit (the watcher just saw none), read from the store file alone once a checkpoint has copied the WAL back. */
+function renew(db: Store, t: Tracked, s: Serving): void {
+  letGo(db, t)
+  try {
+    db.$client.query('BEGIN').run()
+    t.open = true
+    s.openedAt = performance.now()
+    noteVersion(db)
+  } catch {
+    letGo(db, t) // the next request opens one
+  }
 }
 
 function letGo(db: Store, t: Tracked): void {
