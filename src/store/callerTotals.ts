@@ -110,7 +110,7 @@ export const callerChangesReadOnRequest = () => changesReadOnRequest
 buildAhead((db, at) => {
   const base = states.get(db)?.base
   if (!base) return null
-  const head = at.$client.query<{ seq: number | null }, []>(`${PER_VERSION} SELECT max(seq) AS seq FROM feed_syncs`).get()?.seq ?? 0
+  const head = feedState(at).head
   const have = aheadOf.get(db)
   if (head <= base.seq || (have?.base === base && have.head === head)) return null
   return buildOf(changesSince(at, base), (changed) => aheadOf.set(db, { base, head, changed }))

@@ -21,7 +21,7 @@
 // connections (tests, the demo seeding, sync) open a snapshot per call, as
 // they may write in between.
 import { Database } from 'bun:sqlite'
-import type { Store } from './open'
+import { BUSY_TIMEOUT_MS, type Store } from './open'
 import type { SmallTable } from './rows'
 import { digestKey } from './smallTables'
 
@@ -82,7 +82,7 @@ export function holdSnapshots(db: Store): void {
     try {
       watcher = new Database(path, { readwrite: true }) // never created here: a file that went away stays away
       watcher.run('PRAGMA query_only = 1')
-      watcher.run('PRAGMA busy_timeout = 5000')
+      watcher.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
       seen = dataVersion(watcher)
     } catch {
       watcher?.close()
@@ -119,13 +119,18 @@ function watch(db: Store, t: Tracked, s: Serving): void {
 function renew(db: Store, t: Tracked, s: Serving): void {
   letGo(db, t)
   try {
-    db.$client.query('BEGIN').run()
-    t.open = true
-    s.openedAt = performance.now()
-    noteVersion(db)
+    hold(db, t, s)
   } catch {
     letGo(db, t) // the next request opens one
   }
+}
+
+/** Opens the newest snapshot on a serving connection and holds it until the watcher lets it go. */
+function hold(db: Store, t: Tracked, s: Serving): void {
+  db.$client.query('BEGIN').run()
+  t.open = true
+  s.openedAt = performance.now()
+  noteVersion(db) // its first read opens the snapshot
 }
 
 function letGo(db: Store, t: Tracked): void {
@@ -168,7 +173,7 @@ function prepare(db: Store, t: Tracked, s: Serving, watcher: Database): void {
   try {
     watcher.run('BEGIN')
     const at = { $client: watcher } as Store
-    for (const ahead of copies) {
+    for (const ahead of aheads) {
       const build = ahead(db, at)
       if (build) builds.push(build)
     }
@@ -217,7 +222,7 @@ export function endSnapshot(db: Store): void {
 function noteVersion(db: Store): string {
   // two statements: pragma_data_version as a table-valued function costs more than both (3.8 against 2.8 µs)
   const client = db.$client
-  const dv = client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
+  const dv = dataVersion(client)
   const own = client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
   return (trackedOf(db).version = `${dv}.${own}`)
 }
@@ -239,13 +244,11 @@ export function readSnapshot<T>(db: Store, read: () => T): T {
     noteVersion(db) // a caller already holds one (tests, demo seeding)
     return read()
   }
-  client.query('BEGIN').run()
   if (serving) {
-    t.open = true // held until the watcher lets it go
-    serving.openedAt = performance.now()
-    noteVersion(db) // its first read opens the snapshot
+    hold(db, t, serving)
     return read()
   }
+  client.query('BEGIN').run()
   try {
     noteVersion(db)
     return read()
@@ -317,8 +320,8 @@ export function buildOf<T>(steps: Steps<T>, done: (value: T) => void): Build {
  * asked by the watcher before the serving connection moves to that commit.
  */
 type Ahead = (db: Store, at: Store) => Build | null
-const copies: Ahead[] = []
-export const buildAhead = (ahead: Ahead): void => void copies.push(ahead)
+const aheads: Ahead[] = []
+export const buildAhead = (ahead: Ahead): void => void aheads.push(ahead)
 
 /** Values built on a request's path rather than ahead of it by the watcher (tests). */
 let builtOnRequest = 0
