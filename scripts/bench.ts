@@ -12,6 +12,8 @@
 // syncs one day of changes (50,000 new calls), at both worker counts.
 // Writes docs/benchmarks.md.
 //   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync]
+// --memory: only the 1-worker server, each scenario in turn, printing its req/s and the
+// server's RSS and peak RSS after it (where the memory goes); writes nothing.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -171,8 +173,9 @@ const serveAt = (port: number, workers: number) =>
     stdout: 'inherit',
     stderr: 'inherit',
   })
+const memoryOnly = flags.has('--memory')
 const ours = serveAt(PORTS.ours, 1)
-const oursAll = serveAt(PORTS.oursAll, CORES)
+const oursAll = memoryOnly ? null : serveAt(PORTS.oursAll, CORES)
 // the ceiling is its own process too, started for each scenario with that scenario's bytes
 async function startCeiling(s: Scenario, bytes: Uint8Array) {
   const file = join(work, `${s.name.replace(/\W+/g, '_')}-ceiling.json`)
@@ -192,7 +195,7 @@ async function startLegacyFresh() {
   await waitForServer(`http://127.0.0.1:${PORTS.legacy}/`, { method: 'POST', body: '{}' })
   return proc
 }
-for (const port of [PORTS.ours, PORTS.oursAll]) await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
+for (const port of memoryOnly ? [PORTS.ours] : [PORTS.ours, PORTS.oursAll]) await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
 // and until every worker holds the callers' totals in memory: at production size reading them
 // takes seconds after a worker listens, and the first scenario would be measured meanwhile
 async function untilCallerTotalsInMemory(port: number, workers: number) {
@@ -203,6 +206,18 @@ async function untilCallerTotalsInMemory(port: number, workers: number) {
   throw new Error(`the server on port ${port} never held the callers' totals in memory`)
 }
 await untilCallerTotalsInMemory(PORTS.ours, 1)
+if (memoryOnly) {
+  const mb = (field: string) => (Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${ours.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)
+  console.log(`| After | req/s | RSS MB | peak MB |\n|---|---|---|---|\n| start (callers read) | – | ${mb('VmRSS')} | ${mb('VmHWM')} |`)
+  for (const s of selected) {
+    await wrk(PORTS.ours, s, s.ours, 3)
+    const o = await wrk(PORTS.ours, s, s.ours, duration)
+    console.log(`| ${s.name} | ${o.rps.toFixed(0)} | ${mb('VmRSS')} | ${mb('VmHWM')} |`)
+  }
+  ours.kill('SIGTERM')
+  await ours.exited
+  process.exit(0)
+}
 await untilCallerTotalsInMemory(PORTS.oursAll, CORES)
 
 const call = (port: number, path: string, body: object, scenario = '') =>
@@ -277,9 +292,9 @@ for (const s of selected) {
 }
 const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 const hwm = peakRss(ours.pid)
-const hwmAll = peakRss(oursAll.pid)
-for (const p of [ours, oursAll]) p.kill('SIGTERM')
-await Promise.all([ours.exited, oursAll.exited])
+const hwmAll = peakRss(oursAll!.pid)
+for (const p of [ours, oursAll!]) p.kill('SIGTERM')
+await Promise.all([ours.exited, oursAll!.exited])
 
 // 5. during sync: serve (its schedule syncing at once) answers a light request every 20 ms
 // while its scheduled run takes in one day of changes

@@ -6,8 +6,12 @@
 // The brute force below is written from the contract, not from src/store/calls.ts.
 import { describe, expect, test } from 'bun:test'
 import type { DaywiseRow } from '../src/store/listingFigures'
-import type { Store } from '../src/store/open'
-import { demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
+import { openStore, type Store } from '../src/store/open'
+import { loadRows } from '../src/store/load'
+import type { CallRow } from '../src/store/rows'
+import { sha256Hex } from '../src/http/auth'
+import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET } from '../db/fixtures/demo'
+import { appOver, demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
 
 // ---------------------------------------------------------------- app and requests
 
@@ -435,5 +439,52 @@ describe('same-second ties, day boundaries and Missed/Offline seconds', () => {
           missedSeconds += calls.filter((c) => c.substatus !== 'Answered').reduce((s, c) => s + c.duration_seconds, 0)
         }
       expect(missedSeconds).toBeGreaterThan(0) // Missed/Offline seconds were part of some summary
+    })
+})
+
+// A dealer's page starts from a bracket: no later than the day any one of its stores alone passes
+// the page's first row, no earlier than the day any one passes that row's share of the stores. Three
+// stores whose traffic differs a hundredfold, with a quiet month and a day of one store only, put
+// pages where a bracket one day too narrow or too wide would give a wrong row.
+describe('a dealer of three stores with very different traffic', () => {
+  const db = openStore(':memory:')
+  const calls: CallRow[] = []
+  const day = (d: number) => new Date(Date.UTC(2025, 0, 1 + d)).toISOString().slice(0, 10)
+  const classes = ['Answered', 'Missed', 'Offline']
+  let n = 0
+  const add = (store: number, d: number, k: number) => {
+    for (let i = 0; i < k; i++, n++)
+      calls.push({
+        call_log_id: `T3-${String(n).padStart(5, '0')}`, website_id: store, call_start_time: `${day(d)} ${String(9 + (n % 10)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00`,
+        caller_number: `98${String(n % 37).padStart(8, '0')}`, duration_seconds: n % 90, did_number: '+918040000000', event_type: 'TEST',
+        substatus: classes[(n * 7) % 3], recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: `${day(d)} 08:00:00`,
+      })
+  }
+  for (let d = 0; d < 90; d++) {
+    if (d >= 30 && d < 60) continue // a quiet month
+    add(1, d, 20) // busy
+    if (d % 3 === 0) add(2, d, 1) // quiet
+  }
+  add(3, 45, 40) // one day in the quiet month, one store only
+  add(3, 89, 5)
+  add(4, 10, 3) // another dealer's store: never in the pages
+  loadRows(db, {
+    integrations: [{ id: 1, name: 'Demo Partner', key_sha256: sha256Hex(DEMO_KEY), is_active: 1, created_at: '' }],
+    dealers: [{ sap_code: 'SAP7001', dealer_name: 'Three Stores', is_active: 1 }, { sap_code: 'SAP7002', dealer_name: 'Other', is_active: 1 }],
+    stores: [1, 2, 3, 4].map((id) => ({ website_id: id, sap_code: id === 4 ? 'SAP7002' : 'SAP7001', store_name: `Store ${id}`, city: 'Pune', district: 'Pune', state: 'Maharashtra', country: 'India', pincode: '411001', is_deleted: 0 })),
+    employees: [], employee_dealers: [], products: [], product_images: [], metrics: [], calls,
+  })
+  const t = appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
+  const scope: Scope = { name: 'sap_code SAP7001 (three stores)', body: { sap_code: 'SAP7001' }, sap: 'SAP7001' }
+  const ranges: Range[] = [
+    { name: 'all three months', from: day(0), to: day(89) },
+    { name: 'from inside the quiet month', from: day(40), to: day(89) },
+    { name: 'the quiet month', from: day(30), to: day(59) },
+  ]
+  for (const range of ranges)
+    test(`call history: ${range.name}`, async () => {
+      let matched = 0
+      for (const [sub, values] of SUBSTATUS) matched += await checkHistory(t, scope, range, sub, values, [1, 13, 50])
+      expect(matched).toBeGreaterThan(0)
     })
 })
