@@ -353,6 +353,25 @@ describe('SYNC_INTERVAL', () => {
     for (let i = 1; i < runs.length; i++) expect(runs[i].started_at >= runs[i - 1].finished_at).toBe(true) // never two at once
     expect((served.$client.query('SELECT count(*) AS n FROM calls').get() as any).n).toBeGreaterThan(0)
   }, 60_000)
+
+  test('the first scheduled run waits for what it is told to (serve: its workers ready)', async () => {
+    const { startSyncSchedule } = await import('../src/sync/schedule')
+    const path = join(dir, 'scheduled-after.sqlite')
+    const served = openStore(path)
+    const logs: string[] = []
+    const note = (msg: string) => logs.push(msg)
+    let release = () => {}
+    const after = new Promise<void>((resolve) => (release = resolve))
+    const schedule = startSyncSchedule({ dbPath: path, mysqlUrl: m.url, intervalSeconds: 3600, log: { info: note, warn: note, error: note }, after })
+    await Bun.sleep(1500) // unheld, a run would have begun within this: its row is written as it starts
+    const runs = () => (served.$client.query('SELECT count(*) AS n FROM sync_runs').get() as { n: number }).n
+    expect({ logs, runs: runs() }).toEqual({ logs: [], runs: 0 })
+    release()
+    const deadline = Date.now() + 20_000
+    while (!logs.includes('sync ok') && Date.now() < deadline) await Bun.sleep(50)
+    await schedule.stop()
+    expect({ logs, runs: runs() }).toEqual({ logs: ['sync ok'], runs: 1 })
+  }, 60_000)
 })
 
 describe('verification', () => {

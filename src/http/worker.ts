@@ -4,7 +4,9 @@
 // metrics handed to the supervisor, which writes and sums them.
 import { parentPort, workerData } from 'node:worker_threads'
 import { createLogger, type Level } from '../log'
+import { callerTotalsInMemory } from '../store/callerTotals'
 import { closeStore, openStore } from '../store/open'
+import { readSnapshot } from '../store/snapshot'
 import { warmUp } from '../store/warm'
 import { apiDeps } from './context'
 import { Metrics } from './prometheus'
@@ -12,6 +14,8 @@ import { drainServer, startServer } from './server'
 import type { FromWorker, ToWorker, WorkerData } from './workers'
 
 const supervisor = parentPort!
+/** how often a worker looks whether its callers' totals are in memory yet */
+const READY_POLL_MS = 50
 const send = (message: FromWorker) => supervisor.postMessage(message)
 const { config, secret, port, rateLimitMemory } = workerData as WorkerData
 
@@ -61,6 +65,7 @@ supervisor.on('message', async (m: ToWorker) => {
       scrapes.get(m.id)?.(m.text)
       return void scrapes.delete(m.id)
     case 'stop':
+      clearInterval(readiness)
       await drainServer(server)
       flush()
       closeStore(db)
@@ -68,3 +73,16 @@ supervisor.on('message', async (m: ToWorker) => {
   }
 })
 send({ type: 'listening', port: server.port! })
+// ready once the callers' totals are in memory (read a slice a turn since warmUp): serve starts
+// its scheduled sync after that, so a restart does not read them and sync at once on two cores
+const readiness = setInterval(() => {
+  let ready = true
+  try {
+    ready = readSnapshot(db, () => callerTotalsInMemory(db))
+  } catch {
+    // the store cannot be read: requests say why, and nothing is gained by waiting
+  }
+  if (!ready) return
+  clearInterval(readiness)
+  send({ type: 'ready' })
+}, READY_POLL_MS)

@@ -25,6 +25,7 @@ type Metrics = MetricObjectWithValues<MetricValue<string>>[]
 export type ToWorker = { type: 'collect'; id: number } | { type: 'scraped'; id: number; text: string } | { type: 'stop' }
 export type FromWorker =
   | { type: 'listening'; port: number }
+  | { type: 'ready' }
   | { type: 'log'; out: string; err: string }
   | { type: 'scrape'; id: number }
   | { type: 'metrics'; id: number; metrics: Metrics }
@@ -37,6 +38,8 @@ interface ServingWorkers {
   running(): number
   /** the worker threads, for tests that kill one */
   threads(): Worker[]
+  /** true once every worker started first holds the callers' totals in memory; false if READY_WAIT_MS passes first */
+  ready: Promise<boolean>
   /** every worker stops accepting and finishes its requests in flight (10 s at most) */
   stop(): Promise<void>
 }
@@ -46,6 +49,8 @@ const ENTRY = compiled ? './http/worker.ts' : new URL('./worker.ts', import.meta
 /** a worker that dies within this long of starting is restarted after a growing pause */
 const STEADY_MS = 10_000
 const SCRAPE_TIMEOUT_MS = 2_000
+/** the longest serve waits for its workers to be ready before it syncs anyway (a production-size base takes seconds) */
+export const READY_WAIT_MS = 60_000
 
 export async function startWorkers(config: Config, secret: string, log: Logger): Promise<ServingWorkers> {
   const configured = config.workers
@@ -59,6 +64,13 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
   registerProcessMetrics(registry)
 
   const slots: { worker?: Worker; listening: boolean; startedAt: number; pause: number }[] = []
+  // the first workers' readiness: a replaced worker's later one is not waited for
+  let unready = configured
+  let allReady = () => {}
+  const ready = new Promise<boolean>((resolve) => {
+    allReady = () => resolve(true)
+    setTimeout(() => resolve(false), READY_WAIT_MS).unref?.()
+  })
   const running = () => slots.filter((s) => s.listening).length
   const update = () => gauge.set({ state: 'running' }, running())
   let stopping = false
@@ -82,6 +94,7 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
     return AggregatorRegistry.aggregate(all).metrics()
   }
 
+  const readyOnce = new Set<number>()
   function start(index: number, first: (error?: Error) => void): void {
     const slot = (slots[index] ??= { listening: false, startedAt: 0, pause: 0 })
     const worker = new Worker(ENTRY, { workerData: data })
@@ -97,6 +110,12 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
           slot.listening = true
           update()
           return first()
+        case 'ready':
+          if (!readyOnce.has(index)) {
+            readyOnce.add(index)
+            if (--unready === 0) allReady()
+          }
+          return
         case 'scrape':
           return void scrape().then((text) => worker.postMessage({ type: 'scraped', id: m.id, text } satisfies ToWorker))
         case 'metrics':
@@ -138,6 +157,7 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
     port,
     running,
     threads: () => slots.flatMap((s) => (s.worker ? [s.worker] : [])),
+    ready,
     async stop() {
       stopping = true
       const live = slots.flatMap((s) => (s.worker ? [s.worker] : []))

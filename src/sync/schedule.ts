@@ -18,9 +18,11 @@ interface ScheduleOptions {
   mysqlUrl: string
   intervalSeconds: number
   log: Pick<Logger, 'info' | 'warn' | 'error'>
+  /** the first run waits for this (serve: its workers ready) */
+  after?: Promise<unknown>
 }
 
-export function startSyncSchedule({ dbPath, mysqlUrl, intervalSeconds, log }: ScheduleOptions) {
+export function startSyncSchedule({ dbPath, mysqlUrl, intervalSeconds, log, after = Promise.resolve() }: ScheduleOptions) {
   // the run reads its settings from the environment; serve's other settings stay out of it
   const runEnv = childEnvironment({ DB_PATH: dbPath, MYSQL_URL: mysqlUrl })
 
@@ -58,7 +60,9 @@ export function startSyncSchedule({ dbPath, mysqlUrl, intervalSeconds, log }: Sc
     running = undefined
     if (!stopping) timer = setTimeout(tick, intervalSeconds * 1000)
   }
-  timer = setTimeout(tick, 0)
+  void after.then(() => {
+    if (!stopping) timer = setTimeout(tick, 0)
+  })
   return {
     async stop() {
       stopping = true
