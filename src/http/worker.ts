@@ -11,7 +11,7 @@ import { warmUp } from '../store/warm'
 import { apiDeps } from './context'
 import { Metrics } from './prometheus'
 import { drainServer, startServer } from './server'
-import type { FromWorker, ToWorker, WorkerData } from './workers'
+import { READY_WAIT_MS, type FromWorker, type ToWorker, type WorkerData } from './workers'
 
 const supervisor = parentPort!
 /** how often a worker looks whether its callers' totals are in memory yet */
@@ -75,6 +75,7 @@ supervisor.on('message', async (m: ToWorker) => {
 send({ type: 'listening', port: server.port! })
 // ready once the callers' totals are in memory (read a slice a turn since warmUp): serve starts
 // its scheduled sync after that, so a restart does not read them and sync at once on two cores
+const listeningAt = performance.now()
 const readiness = setInterval(() => {
   let ready = true
   try {
@@ -82,7 +83,7 @@ const readiness = setInterval(() => {
   } catch {
     // the store cannot be read: requests say why, and nothing is gained by waiting
   }
-  if (!ready) return
-  clearInterval(readiness)
-  send({ type: 'ready' })
+  if (ready) send({ type: 'ready' })
+  // past the supervisor's wait nobody asks any more
+  if (ready || performance.now() - listeningAt > READY_WAIT_MS) clearInterval(readiness)
 }, READY_POLL_MS)

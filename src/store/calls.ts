@@ -245,10 +245,11 @@ const storesSql = perClass((cls) => {
 // begins and ends are found by a binary search over the range's days, each probe
 // a seek per store into its running totals, so the rows read and merged are about
 // one page's whatever the range and the page. The search starts bracketed: the
-// stores' calls pass n on a day no later than the first day any one store's pass
-// n alone, and no earlier than the first day any one store's pass n / (stores)
-// (one of them holds at least that share). Page 1 then needs no probe at all,
-// and a later page a few: a dealer's year took 18 probes of every store before.
+// stores' calls together pass n no later than the first day on which any one
+// store alone passes n, and no earlier than the first day on which any one store
+// passes n divided by the number of stores (one of them holds at least that
+// share). Page 1 then needs no probe at all, and a later page a few: a dealer's
+// year took 18 probes of every store before.
 function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass): CallSet {
   const counts = { ...ZERO }
   const before: number[] = []
