@@ -41,7 +41,7 @@ export function startServer(deps: ApiDeps, host: string, port: number, log: Logg
 
 /** What Bun.serve calls for each request: the app, with the access log and the metrics around it. */
 export function requestHandler(deps: ApiDeps, log: Logger, metrics: Metrics): (request: Request) => Promise<Response> {
-  const app = createApp(deps, log, metrics)
+  const app = createApp(deps, log, metrics, { precompile: true }) // before it listens: no route's first request compiles it
   return async (raw) => {
     const started = performance.now()
     const request = raw.headers.get('host') ? raw : withHost(raw)
