@@ -4,7 +4,7 @@
 // caught when they fail. A maintainer who moves code updates `find` here, and
 // this run then shows the suite still guards what it guarded.
 //   bun scripts/mutants.ts [--only name,name] [--all]   (--all: the whole suite for each)
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseFlags } from './bench/args'
@@ -39,6 +39,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'a dealer page\'s search ends a day early', file: 'src/store/calls.ts', find: 'let hi = firstAlone(n)\n', replace: 'let hi = firstAlone(n) - 1\n', tests: ['test/paging.test.ts'] },
   { name: 'the first scheduled run does not wait for the workers', file: 'src/sync/schedule.ts', find: '  void after.then(() => {', replace: '  void Promise.resolve().then(() => {', tests: ['test/sync.test.ts'] },
   { name: 'serve never hears that its workers are ready', file: 'src/http/workers.ts', find: 'if (--unready === 0) allReady()', replace: 'if (--unready === -1) allReady()', tests: ['test/workers.test.ts'] },
+  { name: 'the suite\'s MariaDB watcher killed with the run, its server left behind', file: 'test/setup.ts', find: '  if (options?.detached) return child', replace: '  void options', tests: ['test/harness.test.ts'] },
   { name: 'a range\'s listing totals start at its first day', file: 'src/store/listingFigures.ts', find: "const b = first > l.day ? l : (before.get(id, first) ?? NONE)", replace: "const b = NONE", tests: ['test/lookups.test.ts'] },
   { name: 'a range starting on a store\'s last day misses that day', file: 'src/store/listingFigures.ts', find: 'const b = first > l.day ? l', replace: 'const b = first >= l.day ? l', tests: ['test/lookups.test.ts'] },
   { name: 'a store\'s latest listing row kept across syncs', file: 'src/store/listingFigures.ts', find: 'const latestRows = perVersion((_: Store) => new Map<number, Latest>())', replace: 'const kept = new Map<number, Latest>()\nconst latestRows = (_: Store) => kept', tests: ['test/lookups.test.ts'] },
@@ -92,7 +93,12 @@ function plant(mutant: Mutant, all: boolean): { caught: boolean; failed: string[
     const source = readFileSync(path, 'utf8')
     if (!source.includes(mutant.find)) throw new Error(`${mutant.name}: "${mutant.find}" is no longer in ${mutant.file}`)
     writeFileSync(path, source.replace(mutant.find, mutant.replace))
-    const run = Bun.spawnSync([process.execPath, 'test', ...(all ? [] : mutant.tests)], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env } })
+    // the run's temporary folders (its MariaDB server's too) under the copy: whatever a planted bug
+    // leaves running there is stopped with the copy
+    const tmp = join(dir, 't')
+    mkdirSync(tmp)
+    const run = Bun.spawnSync([process.execPath, 'test', ...(all ? [] : mutant.tests)], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, TMPDIR: tmp } })
+    Bun.spawnSync(['pkill', '-9', '-f', tmp])
     const output = run.stdout.toString() + run.stderr.toString()
     const failed = [...new Set([...output.matchAll(/^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1]))]
     return { caught: run.exitCode !== 0, failed }

@@ -20,6 +20,11 @@ const children = new Set<Subprocess>()
 const spawn = Bun.spawn
 Bun.spawn = ((...args: Parameters<typeof Bun.spawn>) => {
   const child = spawn(...args)
+  // a detached child looks after itself: the suite's MariaDB watcher (test/mariadb.ts) outlives the
+  // run on purpose, and stops its server once the run is gone. Killed here, it left the server behind.
+  // (node:child_process's spawn comes through here too, with its options as the one argument.)
+  const options = (Array.isArray(args[0]) ? args[1] : args[0]) as { detached?: boolean } | undefined
+  if (options?.detached) return child
   children.add(child)
   void child.exited.then(() => children.delete(child))
   return child
