@@ -1,7 +1,7 @@
 // Sync figures: a full load of a master at --scale, then one day of changes
 // and the incremental run that follows. Each sync runs as its own process
 // (as an operator would run it) and reports its peak RSS.
-//   bun scripts/bench-sync.ts --scale 1 [--url mysql://root@127.0.0.1:3306/bench1] [--reuse]
+//   bun scripts/bench-sync.ts --scale 1 [--url mysql://root@127.0.0.1:3306/listing_bench_1] [--reuse]
 // --reuse keeps an already seeded master at that URL instead of seeding it again.
 import { rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'

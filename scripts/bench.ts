@@ -31,7 +31,8 @@ const duration = Number(flags.get('--duration') ?? 10)
 const connections = Number(flags.get('--connections') ?? 64)
 const CORES = availableParallelism()
 const only = flags.get('--only')?.split(',')
-const url = flags.get('--url') ?? (scale === 1 ? 'mysql://root@127.0.0.1:3306/bench1' : `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`)
+// the master bench-sync.ts seeds at the same scale, so --reuse finds it whichever seeded it
+const url = flags.get('--url') ?? `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`
 const dbPath = flags.get('--db-path') ?? `/tmp/listing-bench-sync-${scale}.sqlite`
 const SECRET = 'bench-storelookup-secret-0123456789abcdef'
 const KEY = benchKey(2)
