@@ -175,6 +175,8 @@ const serveAt = (port: number, workers: number) =>
     stderr: 'inherit',
   })
 const memoryOnly = flags.has('--memory')
+/** A process's resident (VmRSS) or peak resident (VmHWM) memory in MB, from /proc. */
+const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 const ours = serveAt(PORTS.ours, 1)
 const oursAll = memoryOnly ? null : serveAt(PORTS.oursAll, CORES)
 // the ceiling is its own process too, started for each scenario with that scenario's bytes
@@ -208,7 +210,7 @@ async function untilCallerTotalsInMemory(port: number, workers: number) {
 }
 await untilCallerTotalsInMemory(PORTS.ours, 1)
 if (memoryOnly) {
-  const mb = (field: string) => (Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${ours.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)
+  const mb = (field: 'VmRSS' | 'VmHWM') => statusMb(ours.pid, field).toFixed(0)
   console.log(`| After | req/s | RSS MB | peak MB |\n|---|---|---|---|\n| start (callers read) | – | ${mb('VmRSS')} | ${mb('VmHWM')} |`)
   for (const s of selected) {
     await wrk(PORTS.ours, s, s.ours, 3)
@@ -291,7 +293,7 @@ for (const s of selected) {
   rows.push(line)
   console.log(line)
 }
-const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+const peakRss = (pid: number) => statusMb(pid, 'VmHWM')
 const hwm = peakRss(ours.pid)
 const hwmAll = peakRss(oursAll!.pid)
 for (const p of [ours, oursAll!]) p.kill('SIGTERM')

@@ -4,18 +4,15 @@
 // metrics handed to the supervisor, which writes and sums them.
 import { parentPort, workerData } from 'node:worker_threads'
 import { createLogger, type Level } from '../log'
-import { callerTotalsInMemory } from '../store/callerTotals'
+import { callersRead } from '../store/callerTotals'
 import { closeStore, openStore } from '../store/open'
-import { readSnapshot } from '../store/snapshot'
 import { warmUp } from '../store/warm'
 import { apiDeps } from './context'
 import { Metrics } from './prometheus'
 import { drainServer, startServer } from './server'
-import { READY_WAIT_MS, type FromWorker, type ToWorker, type WorkerData } from './workers'
+import type { FromWorker, ToWorker, WorkerData } from './workers'
 
 const supervisor = parentPort!
-/** how often a worker looks whether its callers' totals are in memory yet */
-const READY_POLL_MS = 50
 const send = (message: FromWorker) => supervisor.postMessage(message)
 const { config, secret, port, rateLimitMemory } = workerData as WorkerData
 
@@ -65,7 +62,6 @@ supervisor.on('message', async (m: ToWorker) => {
       scrapes.get(m.id)?.(m.text)
       return void scrapes.delete(m.id)
     case 'stop':
-      clearInterval(readiness)
       await drainServer(server)
       flush()
       closeStore(db)
@@ -73,17 +69,6 @@ supervisor.on('message', async (m: ToWorker) => {
   }
 })
 send({ type: 'listening', port: server.port! })
-// ready once the callers' totals are in memory (read a slice a turn since warmUp): serve starts
-// its scheduled sync after that, so a restart does not read them and sync at once on two cores
-const listeningAt = performance.now()
-const readiness = setInterval(() => {
-  let ready = true
-  try {
-    ready = readSnapshot(db, () => callerTotalsInMemory(db))
-  } catch {
-    // the store cannot be read: requests say why, and nothing is gained by waiting
-  }
-  if (ready) send({ type: 'ready' })
-  // past the supervisor's wait nobody asks any more
-  if (ready || performance.now() - listeningAt > READY_WAIT_MS) clearInterval(readiness)
-}, READY_POLL_MS)
+// ready once the callers' totals are in memory (warmUp started reading them, a slice a turn): serve
+// starts its scheduled sync after that, so a restart does not read them and sync at once on two cores
+void callersRead(db).then(() => send({ type: 'ready' }))

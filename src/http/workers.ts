@@ -64,8 +64,8 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
   registerProcessMetrics(registry)
 
   const slots: { worker?: Worker; listening: boolean; startedAt: number; pause: number }[] = []
-  // the first workers' readiness: a replaced worker's later one is not waited for
-  let unready = configured
+  // the first workers' readiness, by slot: a replaced worker's later one counts once
+  const readySlots = new Set<number>()
   let allReady = () => {}
   const ready = new Promise<boolean>((resolve) => {
     allReady = () => resolve(true)
@@ -94,7 +94,6 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
     return AggregatorRegistry.aggregate(all).metrics()
   }
 
-  const readyOnce = new Set<number>()
   function start(index: number, first: (error?: Error) => void): void {
     const slot = (slots[index] ??= { listening: false, startedAt: 0, pause: 0 })
     const worker = new Worker(ENTRY, { workerData: data })
@@ -111,10 +110,7 @@ export async function startWorkers(config: Config, secret: string, log: Logger):
           update()
           return first()
         case 'ready':
-          if (!readyOnce.has(index)) {
-            readyOnce.add(index)
-            if (--unready === 0) allReady()
-          }
+          if (readySlots.add(index).size === configured) allReady()
           return
         case 'scrape':
           return void scrape().then((text) => worker.postMessage({ type: 'scraped', id: m.id, text } satisfies ToWorker))

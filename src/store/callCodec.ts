@@ -50,6 +50,9 @@ const digitAt = (text: string, i: number) => {
   return c >= 0 && c <= 9 ? c : -100_000
 }
 
+/** A real calendar day 'YYYY-MM-DD' → days since 1970 (the inverse of dayText's day). */
+export const dayNumber = (day: string): number => secondsOf(`${day} 00:00:00`)! / 86_400
+
 /** 'YYYY-MM-DD HH:MM:SS' (years 0001 to 9999) → seconds since 1970, or null when it is not such a time. */
 export function secondsOf(text: string): number | null {
   if (text.length !== 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null

@@ -46,12 +46,29 @@ interface State {
   base: Base | null
   /** a base being read */
   reading: boolean
+  /** told once a read of a base has ended, with a base or without (callersRead) */
+  waiting: (() => void)[]
 }
 const states = new WeakMap<Store, State>()
 const stateOf = (db: Store): State => {
   let s = states.get(db)
-  if (!s) states.set(db, (s = { base: null, reading: false }))
+  if (!s) states.set(db, (s = { base: null, reading: false, waiting: [] }))
   return s
+}
+
+/** A read of a base has ended: with the base, or without one (the store went away under it). */
+function readEnded(state: State, base: Base | null): void {
+  if (base) state.base = base
+  for (const resolve of state.waiting.splice(0)) resolve()
+}
+
+/**
+ * Settles once a base of every caller is in memory, or a read of one ended without it: a
+ * serving worker is then as ready as it gets (serve waits for it before it syncs).
+ */
+export function callersRead(db: Store): Promise<void> {
+  const state = stateOf(db)
+  return state.base || !state.reading ? Promise.resolve() : new Promise((resolve) => state.waiting.push(resolve))
 }
 
 const BY_MOBILE = 'SELECT total FROM callers WHERE mobile = ?'
@@ -181,7 +198,7 @@ function readBase(db: Store, state: State): void {
     const into = new Collector()
     const slice = client.query<Slice, [number]>(`${PER_VERSION} ${SLICE_SQL}`)
     while (into.take(slice));
-    state.base = into.base(feedState(db).head)
+    readEnded(state, into.base(feedState(db).head))
     return
   }
   let reader: Database
@@ -190,7 +207,7 @@ function readBase(db: Store, state: State): void {
     reader.run('PRAGMA query_only = 1')
     reader.run('BEGIN')
   } catch {
-    return // the file went away: seeks it is
+    return readEnded(state, null) // the file went away: seeks it is
   }
   state.reading = true
   const seq = reader.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM feed_syncs').get()?.seq ?? 0
@@ -199,17 +216,20 @@ function readBase(db: Store, state: State): void {
   const step = () => {
     try {
       const until = performance.now() + TURN_MS
-      let more = into.take(slice)
-      while (more && performance.now() < until) more = into.take(slice)
+      let more: boolean
+      do more = into.take(slice)
+      while (more && performance.now() < until)
       if (more) {
         setImmediate(step) // requests go on in between
         return
       }
-      state.base = into.base(seq)
+      state.reading = false
+      readEnded(state, into.base(seq))
     } catch {
       // the store closed or changed under the reader: seeks go on, and a later version tries again
+      state.reading = false
+      readEnded(state, null)
     }
-    state.reading = false
     try {
       reader.close()
     } catch {

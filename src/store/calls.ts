@@ -9,7 +9,7 @@
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
-import { dayText, mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
+import { dayNumber, dayText, mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storesOfDealer, visibleStore, visibleStores, type StoreRow } from './directory'
 import type { Store } from './open'
@@ -263,7 +263,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
   return setFrom(db, { before: ZERO, range: counts }, cls, (_target, offset, limit, shape) => {
     const through = db.$client.query<{ n: number }, [number, string]>(sql.through)
     const passing = db.$client.query<{ day: string }, [number, string, string, number]>(sql.passing)
-    const days = { from: secondsOf(`${range.from} 00:00:00`)! / 86_400, to: secondsOf(`${range.to} 00:00:00`)! / 86_400 }
+    const days = { from: dayNumber(range.from), to: dayNumber(range.to) }
     // the stores' calls of the class in the range up to and including a day (days since 1970)
     const countThrough = (day: number) => {
       const text = dayText(day * 86_400)
@@ -279,7 +279,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
       first = days.to
       for (let i = 0; i < websiteIds.length; i++) {
         const row = passing.get(websiteIds[i], range.from, range.to, before[i] + n)
-        if (row) first = Math.min(first, secondsOf(`${row.day} 00:00:00`)! / 86_400)
+        if (row) first = Math.min(first, dayNumber(row.day))
       }
       alone.set(n, first)
       return first

@@ -1,7 +1,7 @@
 // Listing figures per store and day. Range totals come from the running
 // totals (two seeks per store); a day-wise page reads only its own rows.
 import { int } from './bound'
-import { secondsOf } from './callCodec'
+import { dayNumber } from './callCodec'
 import { TOTAL_SEARCH_SQL } from './fieldRules'
 import type { Store } from './open'
 import { perVersion } from './snapshot'
@@ -45,7 +45,7 @@ export const metricKey = (websiteId: string, day: string) =>
 /** SQL: the first key of a store. */
 export const firstKey = (websiteId: string) => `(${websiteId}) * ${DAYS_A_STORE}`
 /** A day ('YYYY-MM-DD', a real one) as its place within a store's keys. */
-const dayIndex = (day: string) => secondsOf(`${day} 00:00:00`)! / 86_400 + DAYS_A_STORE / 2
+const dayIndex = (day: string) => dayNumber(day) + DAYS_A_STORE / 2
 /** SQL: the key of a store and a day's index, both bound numbers. */
 const keyOf = (websiteId: string, index: string) => `(${websiteId} * ${DAYS_A_STORE} + ${index})`
 
