@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchKey, seedMaster } from '../scripts/seed-master'
 import { build } from '../scripts/build'
-import { waitForServer } from './helpers'
+import { demoPort, servePort, spawnOnFreePort } from './helpers'
 import { throwawayMaster } from './mariadb'
 
 const work = mkdtempSync(join(tmpdir(), 'listing-binary-'))
@@ -31,13 +31,8 @@ describe('the compiled binary', () => {
   test('copied alone into an empty folder, demo serves demo data and prints a working key', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'listing-empty-'))
     copyFileSync(binary, join(empty, 'listing-api'))
-    const port = 41_000 + Math.floor(Math.random() * 1000)
-    const proc = Bun.spawn(['./listing-api', 'demo', '--port', String(port), '--host', '127.0.0.1'], { cwd: empty, stdout: 'pipe', stderr: 'pipe', env: { PATH: '/usr/bin:/bin' } })
-    await waitForServer(`http://127.0.0.1:${port}/health`)
-    const reader = proc.stdout.getReader()
-    let out = ''
-    while (!out.includes('API key')) out += new TextDecoder().decode((await reader.read()).value)
-    const keyLine = out.split('\n').find((l) => l.includes('API key'))!
+    const { proc, port, line } = await spawnOnFreePort(['./listing-api', 'demo'], { cwd: empty, env: { PATH: '/usr/bin:/bin' } }, demoPort)
+    const keyLine = await line(/API key/)
     const key = keyLine.split(' ').pop()!
     const r = await post(port, '/listing/dealer', key, { sap_code: 'SAP1001', from_date: '2025-01-01', to_date: '2025-01-31' })
     expect(r.status).toBe(200)
@@ -55,9 +50,8 @@ describe('the compiled binary', () => {
     const sync = Bun.spawnSync([binary, 'sync'], { env, stdout: 'pipe', stderr: 'pipe', timeout: 120_000 }) // synchronous: a hang must not outlive the suite
     for (const line of sync.stderr.toString().split('\n').filter(Boolean)) expect(line).toStartWith('sync: ') // progress lines only
     expect(sync.stdout.toString()).toStartWith('sync ok: full load')
-    const port = 42_000 + Math.floor(Math.random() * 1000)
-    const proc = Bun.spawn([binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--workers', '2', '--sync-interval', '3600'], { env, stdout: 'pipe', stderr: 'pipe' })
-    const health = (await (await waitForServer(`http://127.0.0.1:${port}/health`)).json()) as any
+    const { proc, port, line, output, reading } = await spawnOnFreePort([binary, 'serve', '--workers', '2', '--sync-interval', '3600'], { env }, servePort)
+    const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as any
     expect(health.status).toBe('ok')
     const key = benchKey(2)
     const RANGE = { from_date: '2024-01-01', to_date: '2026-12-31' }
@@ -74,10 +68,8 @@ describe('the compiled binary', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
     expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200)
     // the scheduled run is the binary's own sync command, in a process of its own
-    const reader = proc.stdout.getReader()
-    let out = ''
-    while (!out.includes('"msg":"sync ok"')) out += new TextDecoder().decode((await reader.read()).value)
-    expect(out).toContain('"workers":2')
+    await line(/"msg":"sync ok"/)
+    expect(output.stdout.join('\n')).toContain('"workers":2')
     // an unexpected error's stack names our source files: the source map is inside the binary
     // (the catalogue is kept while sync's digest of the products stands: without it, the next answer reads the table again)
     const store = new Database(dbPath)
@@ -87,7 +79,8 @@ describe('the compiled binary', () => {
     expect((await post(port, '/products/filter', key, {})).status).toBe(500)
     proc.kill('SIGTERM')
     expect(await proc.exited).toBe(0)
-    const errors = await new Response(proc.stderr).text()
+    await reading
+    const errors = output.stderr
     expect(errors).toContain('no such table: products')
     expect(errors).toMatch(/src\/(store|http)\/[a-zA-Z/]+\.ts:\d+/)
   }, 60_000)

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { seedTest, TEST_KEYS } from '../db/fixtures/test'
 import { newApiKey, plausibleApiKey } from '../src/keys'
 import { openStore } from '../src/store/open'
-import { post, testApp, waitForServer } from './helpers'
+import { demoPort, post, servePort, spawnOnFreePort, testApp } from './helpers'
 
 const dir = mkdtempSync(join(tmpdir(), 'listing-cli-'))
 const SECRET = 'cli-test-secret-0123456789abcdef0123'
@@ -110,23 +110,15 @@ describe('API keys', () => {
 })
 
 describe('serve', () => {
-  async function startServe(path: string) {
-    const port = 20_000 + Math.floor(Math.random() * 20_000)
-    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--db-path', path, '--port', String(port), '--host', '127.0.0.1'], {
-      env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'info' },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    await waitForServer(`http://127.0.0.1:${port}/health`)
-    return { proc, port }
-  }
+  const startServe = (path: string) =>
+    spawnOnFreePort([process.execPath, 'src/main.ts', 'serve', '--db-path', path], { env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'info' } }, servePort)
 
   test('writes one access-log line a request, without the key, and stops on SIGTERM after the request in flight', async () => {
     const path = join(dir, 'served.sqlite')
     const db = openStore(path)
     seedTest(db)
     db.$client.close()
-    const { proc, port } = await startServe(path)
+    const { proc, port, output, reading } = await startServe(path)
 
     const ok = await fetch(`http://127.0.0.1:${port}/listing/dealer?x=1`, {
       method: 'POST',
@@ -152,14 +144,15 @@ describe('serve', () => {
     expect(await reply).toStartWith('HTTP/1.1 200')
     expect(await proc.exited).toBe(0)
 
-    const lines = (await new Response(proc.stdout).text()).trim().split('\n').map((l) => JSON.parse(l))
+    await reading
+    const lines = output.stdout.map((l) => JSON.parse(l))
     const requests = lines.filter((l) => l.msg === 'request' && l.path !== '/health')
     expect(requests[0]).toMatchObject({ level: 'info', request_id: 'log-me-1', integration: 'Acme Partner', method: 'POST', path: '/listing/dealer', status: 200, rows: 2 })
     expect(typeof requests[0].duration_ms).toBe('number')
     expect(requests[1]).toMatchObject({ integration: 'Beta Partner', path: '/products/filter', status: 200, rows: 20 })
     expect(requests.length).toBeGreaterThanOrEqual(3)
     expect(lines.map((l) => l.msg)).toContain('stopped')
-    const everything = JSON.stringify(lines) + (await new Response(proc.stderr).text())
+    const everything = JSON.stringify(lines) + output.stderr
     expect(everything).not.toContain(TEST_KEYS.acme)
     expect(everything).not.toContain(TEST_KEYS.beta)
   }, 30_000)
@@ -168,9 +161,7 @@ describe('serve', () => {
 describe('demo keys', () => {
   test('keys --demo creates and revokes keys of a demo store on file, effective at once', async () => {
     const path = join(dir, 'demo.sqlite')
-    const port = 43_000 + Math.floor(Math.random() * 1000)
-    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'demo', '--db-path', path, '--port', String(port), '--host', '127.0.0.1'], { stdout: 'pipe', stderr: 'pipe' })
-    await waitForServer(`http://127.0.0.1:${port}/health`)
+    const { proc, port } = await spawnOnFreePort([process.execPath, 'src/main.ts', 'demo', '--db-path', path], {}, demoPort)
     const created = await cli(['keys', 'create', '--demo', '--name', 'Trial partner', '--db-path', path])
     expect(created.code).toBe(0)
     const key = created.stdout.trim().split('\n').pop()!

@@ -129,3 +129,50 @@ export async function expectFailure(t: TestApp, path: string, body: unknown, cod
 }
 
 export { waitForServer } from '../scripts/bench/probe'
+
+/** The port in a line `serve` logs once it listens. */
+export const servePort = (line: string) => (line.includes('"msg":"listening"') ? new URL(JSON.parse(line).url).port : undefined)
+/** The port in the line `demo` prints once it listens. */
+export const demoPort = (line: string) => /serving demo data at http:\/\/localhost:(\d+)/.exec(line)?.[1]
+
+/**
+ * A command that serves (argv, without --port and --host), started on a port the kernel picks: a
+ * random one may be taken by another socket of this machine. Resolves once a line of its stdout
+ * names the port (portIn); throws with what it printed if it exits or stays silent for 20 s.
+ */
+export async function spawnOnFreePort(argv: string[], options: { env?: Record<string, string | undefined>; cwd?: string }, portIn: (line: string) => string | undefined) {
+  const proc = Bun.spawn([...argv, '--port', '0', '--host', '127.0.0.1'], { ...options, stdout: 'pipe', stderr: 'pipe' })
+  const stdout: string[] = []
+  const output = { stdout, stderr: '' }
+  const reading = Promise.all([
+    (async () => {
+      const decoder = new TextDecoder()
+      let rest = ''
+      for await (const chunk of proc.stdout) {
+        const parts = (rest + decoder.decode(chunk, { stream: true })).split('\n')
+        rest = parts.pop()!
+        stdout.push(...parts)
+      }
+    })(),
+    new Response(proc.stderr).text().then((text) => (output.stderr = text)),
+  ])
+  /** the first line of stdout that matches, waiting for it while the command runs */
+  const line = async (matches: RegExp | ((line: string) => boolean), timeoutMs = 60_000) => {
+    const test = matches instanceof RegExp ? (l: string) => matches.test(l) : matches
+    for (const t0 = Date.now(); Date.now() - t0 < timeoutMs && proc.exitCode === null; await Bun.sleep(20)) {
+      const found = stdout.find(test)
+      if (found) return found
+    }
+    throw new Error(`${argv.join(' ')} never printed ${matches}:\n${stdout.join('\n')}\n${output.stderr}`)
+  }
+  let listening: string
+  try {
+    listening = await line((l) => portIn(l) !== undefined, 20_000)
+  } catch {
+    proc.kill()
+    await reading
+    throw new Error(`${argv.join(' ')} never said where it listens:\n${stdout.join('\n')}\n${output.stderr}`)
+  }
+  const port = Number(portIn(listening))
+  return { proc, port, output, reading, line }
+}
