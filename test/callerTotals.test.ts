@@ -70,4 +70,42 @@ describe('caller totals in memory', () => {
     compare(db)
     expect(compare(db).inMemory).toBe(true)
   })
+
+  // the base's layout (buckets of consecutive numbers, the callers in blocks): numbers at its edges,
+  // a crowded bucket, the blocks' seams, and none at all
+  const layouts: [string, number[]][] = [
+    ['no callers', []],
+    ['one caller', [19_876_543_210]],
+    ['a caller with no digits and the largest number', [1, 19_999_999_999]],
+    ['70,000 consecutive numbers (crowded buckets, two blocks) and callers far from them', [
+      ...Array.from({ length: 70_000 }, (_, i) => 16_000_000_000 + i), 10_000_000_000, 12_345_678_901, 19_999_999_998,
+    ]],
+    ['callers spread over every digit, at powers of two from the first', [
+      ...Array.from({ length: 40_000 }, (_, i) => 10_000_000_000 + i * 249_989),
+      ...Array.from({ length: 30 }, (_, i) => 10_000_000_000 + 2 ** i), 10_000_000_000 + 2 ** 32, 10_000_000_000 + 2 ** 33 + 1,
+    ]],
+  ]
+  for (const [name, numbers] of layouts) {
+    test(`a base of ${name}: every caller's total, and 0 for every other number`, () => {
+      const db = openStore(':memory:')
+      const truth = new Map<number, number>()
+      const insert = db.$client.query('INSERT INTO callers (mobile, total, seq) VALUES (?, ?, 0)')
+      db.$client.transaction(() => {
+        for (const [i, mobile] of numbers.entries()) if (!truth.has(mobile)) {
+          truth.set(mobile, 1 + (i % 977))
+          insert.run(mobile, truth.get(mobile)!)
+        }
+      })()
+      readSnapshot(db, () => {
+        const totalOf = callerTotals(db)
+        expect(callerTotalsInMemory(db)).toBe(true)
+        for (const [mobile, total] of truth) expect(totalOf(mobile)).toBe(total)
+        const others = [0, 1, 2, 9_999_999_999, 10_000_000_000, 19_999_999_999, 20_000_000_000, 99_999_999_999, 1.5, -1, Number.NaN]
+        for (const mobile of truth.keys()) others.push(mobile - 1, mobile + 1, mobile + 65_536, mobile - 2 ** 20)
+        for (const mobile of others) if (!truth.has(mobile)) expect(totalOf(mobile)).toBe(0)
+      })
+      closeStore(db)
+    })
+  }
 })
+
