@@ -6,7 +6,9 @@
 // The service keeps these as derived columns (calls.mobile, calls.prev_calls_count,
 // and a caller's total as its last calls_mobile position + 1); the brute force here recomputes them from the base columns.
 import { describe, expect, test } from 'bun:test'
-import type { Store } from '../src/store/open'
+import { seedDemo } from '../db/fixtures/demo'
+import { applyChanges } from '../src/store/load'
+import { closeStore, openStore, type Store } from '../src/store/open'
 import { demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
 
 // ---------------------------------------------------------------- app and requests
@@ -254,3 +256,49 @@ describe('added calls: one caller everywhere, short numbers, ties, durations', (
     }
   })
 })
+
+describe('an incremental run numbers a new call as it goes in', () => {
+  /** The calls whose prev_calls_count an UPDATE rewrote, noted by a trigger of the test's own. */
+  function withRewrites(db: Store) {
+    db.$client.run('CREATE TEMP TABLE rewrites (call_log_id TEXT)')
+    db.$client.run('CREATE TEMP TRIGGER noted AFTER UPDATE OF prev_calls_count ON main.calls BEGIN INSERT INTO rewrites VALUES (new.call_log_id); END')
+    return () => db.$client.query<{ call_log_id: string }, []>('SELECT call_log_id FROM rewrites ORDER BY call_log_id').all().map((r) => r.call_log_id)
+  }
+  const call = (id: string, time: string, caller: string) => ({
+    call_log_id: id, website_id: 1, call_start_time: time, caller_number: caller, duration_seconds: 30, did_number: '+918040099999',
+    event_type: 'TEST', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: time,
+  })
+  const stored = (db: Store) => new Map(db.$client.query<{ call_log_id: string; prev_calls_count: number }, []>('SELECT call_log_id, prev_calls_count FROM calls').all().map((r) => [r.call_log_id, r.prev_calls_count]))
+  const expectBruteForce = (db: Store) => {
+    const have = stored(db)
+    for (const [id, e] of bruteCallerCounts(db)) expect([id, have.get(id)]).toEqual([id, e.prev])
+  }
+
+  test("calls after each caller's last are not rewritten; a late call rewrites exactly the calls after it; a moved early call is counted afresh", () => {
+    const db = openStore(':memory:')
+    seedDemo(db)
+    const busiest = db.$client.query<{ caller_number: string; last: string }, []>(
+      'SELECT caller_number, max(call_start_time) AS last FROM calls_readable GROUP BY mobile ORDER BY count(*) DESC LIMIT 1').get()!
+    const rewritten = withRewrites(db)
+    const run = (...calls: ReturnType<typeof call>[]) => {
+      db.$client.run('DELETE FROM rewrites')
+      applyChanges(db, { calls })
+      expectBruteForce(db)
+      return rewritten()
+    }
+    // a known caller's call after all of its calls, and a new caller's first: both go in numbered
+    expect(run(call('NEW-A', '2025-06-30 23:30:00', busiest.caller_number), call('NEW-C', '2025-06-30 23:45:00', '+91 9111111111'))).toEqual([])
+    // two in one run whose call_log_ids run against their times: the one taken first went in a place early
+    expect(run(call('NEW-1', '2025-06-30 23:50:00', busiest.caller_number), call('NEW-2', '2025-06-30 23:40:00', busiest.caller_number))).toEqual(['NEW-1'])
+    // a late call, before the caller's last three: exactly those move up one
+    expect(run(call('LATE', '2025-06-30 23:00:00', busiest.caller_number))).toEqual(['NEW-1', 'NEW-2', 'NEW-A'])
+    // a new last call taken first (its call_log_id sorts first), then an early call of the same caller
+    // moved a day on: the earliest touched place is the moved call's old one, counted afresh
+    const early = db.$client.query<ReturnType<typeof call>, [string]>(`SELECT call_log_id, website_id, call_start_time, caller_number, duration_seconds, did_number,
+      event_type, substatus, recording_url, crm_lead_id, crm_synced_at, created_at FROM calls_readable WHERE caller_number = ? ORDER BY call_start_time LIMIT 1 OFFSET 1`).get(busiest.caller_number)!
+    const dayOn = `${new Date(Date.parse(`${early.call_start_time.slice(0, 10)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}${early.call_start_time.slice(10)}`
+    expect(run(call('A-NEW', '2025-06-30 23:59:00', busiest.caller_number), { ...early, call_start_time: dayOn, created_at: dayOn })).toEqual([])
+    closeStore(db)
+  })
+})
+

@@ -7,7 +7,7 @@
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
 import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
-import { comparePlaces, renumberCallers, type Place } from './derive/callers'
+import { callsBefore, comparePlaces, renumberCallers, type Place } from './derive/callers'
 import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { metricKey } from './listingFigures'
@@ -74,7 +74,17 @@ export class Changes {
   calls(rows: CallRow[]): number {
     const find = this.client.query<StoredValue[], [string]>(`SELECT ${STORED}, feed_seq FROM calls WHERE call_log_id = ?`)
     const remove = this.client.query('DELETE FROM calls WHERE start = ? AND call_log_id = ?')
-    const insert = this.client.query(`INSERT INTO calls (${STORED}, feed_seq, visible) VALUES (${STORED_CALL_COLUMNS.map((_, i) => `?${i + 1}`).join(', ')}, ?${STORED_CALL_COLUMNS.length + 1}, ${STORE_VISIBLE_SQL(`?${WEBSITE + 1}`)})`)
+    const insertAt = this.client.query(`INSERT INTO calls (${STORED}, feed_seq, prev_calls_count, visible)
+      VALUES (${STORED_CALL_COLUMNS.map((_, i) => `?${i + 1}`).join(', ')}, ?${STORED_CALL_COLUMNS.length + 1}, ?${STORED_CALL_COLUMNS.length + 2}, ${STORE_VISIBLE_SQL(`?${WEBSITE + 1}`)})`)
+    // a call goes in at its caller's place as the stored calls before it number it: renumbering
+    // then rewrites only the calls that come after it (each rewrite updates the call and three
+    // of its indexes)
+    const countBefore = callsBefore(this.client)
+    const insert = (values: StoredValue[], feedSeq: StoredValue) => {
+      const before = countBefore(values[MOBILE] as number, values[START] as number | string, values[1] as string)
+      insertAt.run(...values, feedSeq, before)
+      return before
+    }
     // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
     const update = this.client.query(`UPDATE calls SET ${VALUES.map((c) => `${c} = ?`).join(', ')},
       feed_seq = iif(?, ${this.seq}, feed_seq) WHERE start = ? AND call_log_id = ?`)
@@ -88,9 +98,9 @@ export class Changes {
         // a new call always takes the run's position, visible or not: a partner whose copy came
         // from another replica may hold it (changes.md 5), and a delete it never needed is harmless
         unmarkGone(this.client, id)
-        insert.run(...values, this.seq)
+        const before = insert(values, this.seq)
         this.touchCounts(values)
-        this.touchCaller(values)
+        this.touchCaller(values, before)
       } else if (old[WEBSITE] === values[WEBSITE] && old[START] === values[START]) {
         if (values.every((v, i) => old[i] === v)) continue
         const websiteId = values[WEBSITE] as number
@@ -104,11 +114,11 @@ export class Changes {
       } else {
         remove.run(old[START], id)
         const moved = this.shown(old[WEBSITE] as number) || this.shown(values[WEBSITE] as number)
-        insert.run(...values, moved ? this.seq : old[STORED_CALL_COLUMNS.length])
+        const before = insert(values, moved ? this.seq : old[STORED_CALL_COLUMNS.length])
         this.touchCounts(old)
         this.touchCounts(values)
         this.touchCaller(old)
-        this.touchCaller(values)
+        this.touchCaller(values, before)
       }
       changed++
     }
@@ -163,9 +173,9 @@ export class Changes {
     this.minutes.add(minuteOf(start))
   }
 
-  /** A stored call's caller: renumbered at refresh from its earliest touched place. */
-  private touchCaller(call: StoredValue[]): void {
-    const place: Place = { start: call[START] as number | string, callLogId: call[1] as string }
+  /** A stored call's caller: renumbered at refresh from its earliest touched place (`before`: the call was inserted there, after that many of the caller's calls). */
+  private touchCaller(call: StoredValue[], before?: number): void {
+    const place: Place = { start: call[START] as number | string, callLogId: call[1] as string, before }
     const mobile = call[MOBILE] as number
     const earliest = this.callers.get(mobile)
     if (earliest === undefined || comparePlaces(place, earliest) < 0) this.callers.set(mobile, place)

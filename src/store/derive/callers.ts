@@ -24,6 +24,12 @@ export function buildCallers(client: Database, seq: number): void {
 export interface Place {
   start: number | string
   callLogId: string
+  /**
+   * the caller's calls stored before it, when this run inserted the call there (callsBefore): still
+   * right at renumbering while the call is its caller's earliest touched place, since any change
+   * before it in the caller's sequence would have touched an earlier place
+   */
+  before?: number
 }
 
 const rank = (v: number | string) => (typeof v === 'number' ? 0 : 1)
@@ -36,14 +42,24 @@ export function comparePlaces(a: Place, b: Place): number {
 }
 
 /**
+ * The caller's calls stored before a place (start, call_log_id): the number a call there takes,
+ * one seek of calls_mobile. An incremental run inserts a call numbered so, and renumbering
+ * then finds the usual new call (its caller's last) right already and leaves it alone.
+ */
+export function callsBefore(client: Database): (mobile: number, start: number | string, callLogId: string) => number {
+  const seek = client.query<{ n: number }, [number, number | string, string]>(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
+    WHERE mobile = ?1 AND (start, call_log_id) < (?2, ?3)
+    ORDER BY start DESC, call_log_id DESC LIMIT 1`)
+  return (mobile, start, callLogId) => seek.get(mobile, start, callLogId)?.n ?? 0
+}
+
+/**
  * An incremental run's side: each caller renumbered from its earliest touched place (a new
  * call is usually its last). A call whose place changed takes the run's feed position `seq`,
  * and so does each caller whose total changed.
  */
 export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number): void {
-  const before = client.query(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
-    WHERE mobile = ?1 AND (start, call_log_id) < (?2, ?3)
-    ORDER BY start DESC, call_log_id DESC LIMIT 1`)
+  const countBefore = callsBefore(client)
   const after = client.query(`SELECT start, call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
     WHERE mobile = ?1 AND (start, call_log_id) >= (?2, ?3)
     ORDER BY start, call_log_id`)
@@ -54,7 +70,7 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
     feed_seq = iif(visible = 1, ?2, feed_seq) WHERE start = ?3 AND call_log_id = ?4`)
   const setTotal = client.query('INSERT INTO callers (mobile, total, seq) VALUES (?1, ?2, ?3) ON CONFLICT (mobile) DO UPDATE SET total = ?2, seq = ?3 WHERE total <> ?2')
   for (const [mobile, place] of [...earliest].sort((a, b) => a[0] - b[0])) {
-    let n = (before.get(mobile, place.start, place.callLogId) as { n: number } | null)?.n ?? 0
+    let n = place.before ?? countBefore(mobile, place.start, place.callLogId)
     // read before writing: prev_calls_count is part of the index being walked
     for (const r of after.all(mobile, place.start, place.callLogId) as { start: number | string; call_log_id: string; prev_calls_count: number }[]) {
       if (r.prev_calls_count !== n) setPlace.run(n, seq, r.start, r.call_log_id)
