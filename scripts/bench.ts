@@ -14,6 +14,7 @@
 //   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync]
 // --memory: only the 1-worker server, each scenario in turn, printing its req/s and the
 // server's RSS and peak RSS after it (where the memory goes); writes nothing.
+import type { Subprocess } from 'bun'
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -166,10 +167,19 @@ for (const s of scenarios) {
 }
 const selected = scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))
 
-// 3. servers
+// 3. servers. Each child is stopped when this script exits, however it exits: a failure
+// halfway (wrk missing, a server that never held the callers) must not leave servers running
+const children = new Set<Subprocess>()
+process.on('exit', () => children.forEach((child) => child.kill()))
+function spawnChild(argv: string[], options: { env?: Record<string, string | undefined>; stdout: 'inherit' | 'ignore'; stderr: 'inherit' | 'ignore' }): Subprocess {
+  const child = Bun.spawn(argv, options)
+  children.add(child)
+  void child.exited.then(() => children.delete(child))
+  return child
+}
 const SERVE_ENV = { STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' }
 const serveAt = (port: number, workers: number) =>
-  Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(port), '--host', '127.0.0.1', '--workers', String(workers)], {
+  spawnChild([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(port), '--host', '127.0.0.1', '--workers', String(workers)], {
     env: { ...process.env, ...SERVE_ENV },
     stdout: 'inherit',
     stderr: 'inherit',
@@ -183,7 +193,7 @@ const oursAll = memoryOnly ? null : serveAt(PORTS.oursAll, CORES)
 async function startCeiling(s: Scenario, bytes: Uint8Array) {
   const file = join(work, `${s.name.replace(/\W+/g, '_')}-ceiling.json`)
   writeFileSync(file, bytes)
-  const proc = Bun.spawn([process.execPath, 'scripts/bench/ceiling.ts', String(PORTS.ceiling), file], { stdout: 'inherit', stderr: 'ignore' })
+  const proc = spawnChild([process.execPath, 'scripts/bench/ceiling.ts', String(PORTS.ceiling), file], { stdout: 'inherit', stderr: 'ignore' })
   await waitForServer(`http://127.0.0.1:${PORTS.ceiling}/`, { method: 'POST', body: '{}' })
   return proc
 }
@@ -194,7 +204,7 @@ const withLegacy = !flags.has('--skip-legacy')
 async function startLegacyFresh() {
   const [running] = (await master.query("SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND command = 'Query' AND id <> CONNECTION_ID()")) as unknown as [{ id: number }[]]
   for (const { id } of running) await master.query(`KILL ${Number(id)}`).catch(() => {})
-  const proc = Bun.spawn([process.execPath, 'scripts/bench/legacy.ts', url, String(PORTS.legacy)], { stdout: 'inherit', stderr: 'inherit' })
+  const proc = spawnChild([process.execPath, 'scripts/bench/legacy.ts', url, String(PORTS.legacy)], { stdout: 'inherit', stderr: 'inherit' })
   await waitForServer(`http://127.0.0.1:${PORTS.legacy}/`, { method: 'POST', body: '{}' })
   return proc
 }

@@ -128,7 +128,6 @@ export async function expectFailure(t: TestApp, path: string, body: unknown, cod
   expect({ status: r.status, body: r.json }).toEqual({ status: code, body: { code, status: false, message } })
 }
 
-export { waitForServer } from '../scripts/bench/probe'
 
 /** The port in a line `serve` logs once it listens. */
 export const servePort = (line: string) => (line.includes('"msg":"listening"') ? new URL(JSON.parse(line).url).port : undefined)
