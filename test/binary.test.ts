@@ -50,7 +50,7 @@ describe('the compiled binary', () => {
     const sync = Bun.spawnSync([binary, 'sync'], { env, stdout: 'pipe', stderr: 'pipe', timeout: 120_000 }) // synchronous: a hang must not outlive the suite
     for (const line of sync.stderr.toString().split('\n').filter(Boolean)) expect(line).toStartWith('sync: ') // progress lines only
     expect(sync.stdout.toString()).toStartWith('sync ok: full load')
-    const { proc, port, line, output, reading } = await spawnOnFreePort([binary, 'serve', '--workers', '2', '--sync-interval', '3600'], { env }, servePort)
+    const { proc, port, line, output } = await spawnOnFreePort([binary, 'serve', '--workers', '2', '--sync-interval', '3600'], { env }, servePort)
     const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as any
     expect(health.status).toBe('ok')
     const key = benchKey(2)
@@ -79,8 +79,8 @@ describe('the compiled binary', () => {
     expect((await post(port, '/products/filter', key, {})).status).toBe(500)
     proc.kill('SIGTERM')
     expect(await proc.exited).toBe(0)
-    await reading
-    const errors = output.stderr
+    await output.reading
+    const errors = output.stderr.join('\n')
     expect(errors).toContain('no such table: products')
     expect(errors).toMatch(/src\/(store|http)\/[a-zA-Z/]+\.ts:\d+/)
   }, 60_000)

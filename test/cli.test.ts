@@ -118,7 +118,7 @@ describe('serve', () => {
     const db = openStore(path)
     seedTest(db)
     db.$client.close()
-    const { proc, port, output, reading } = await startServe(path)
+    const { proc, port, output } = await startServe(path)
 
     const ok = await fetch(`http://127.0.0.1:${port}/listing/dealer?x=1`, {
       method: 'POST',
@@ -144,7 +144,7 @@ describe('serve', () => {
     expect(await reply).toStartWith('HTTP/1.1 200')
     expect(await proc.exited).toBe(0)
 
-    await reading
+    await output.reading
     const lines = output.stdout.map((l) => JSON.parse(l))
     const requests = lines.filter((l) => l.msg === 'request' && l.path !== '/health')
     expect(requests[0]).toMatchObject({ level: 'info', request_id: 'log-me-1', integration: 'Acme Partner', method: 'POST', path: '/listing/dealer', status: 200, rows: 2 })
@@ -152,7 +152,7 @@ describe('serve', () => {
     expect(requests[1]).toMatchObject({ integration: 'Beta Partner', path: '/products/filter', status: 200, rows: 20 })
     expect(requests.length).toBeGreaterThanOrEqual(3)
     expect(lines.map((l) => l.msg)).toContain('stopped')
-    const everything = JSON.stringify(lines) + output.stderr
+    const everything = JSON.stringify(lines) + output.stderr.join('\n')
     expect(everything).not.toContain(TEST_KEYS.acme)
     expect(everything).not.toContain(TEST_KEYS.beta)
   }, 30_000)

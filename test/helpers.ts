@@ -10,6 +10,7 @@ import { Value } from '@sinclair/typebox/value'
 import type { TSchema } from '@sinclair/typebox'
 import { openStore, type Store } from '../src/store/open'
 import { applyChanges } from '../src/store/load'
+import { firstLine, gatherLines } from '../scripts/bench/probe'
 
 export { TEST_KEYS }
 
@@ -138,40 +139,23 @@ export const demoPort = (line: string) => /serving demo data at http:\/\/localho
  * A command that serves (argv, without --port and --host), started on a port the kernel picks: a
  * random one may be taken by another socket of this machine. Resolves once a line of its stdout
  * names the port (portIn); throws with what it printed if it exits or stays silent for 20 s.
+ * `output` is its lines as they come (gatherLines).
  */
 export async function spawnOnFreePort(argv: string[], options: { env?: Record<string, string | undefined>; cwd?: string }, portIn: (line: string) => string | undefined) {
   const proc = Bun.spawn([...argv, '--port', '0', '--host', '127.0.0.1'], { ...options, stdout: 'pipe', stderr: 'pipe' })
-  const stdout: string[] = []
-  const output = { stdout, stderr: '' }
-  const reading = Promise.all([
-    (async () => {
-      const decoder = new TextDecoder()
-      let rest = ''
-      for await (const chunk of proc.stdout) {
-        const parts = (rest + decoder.decode(chunk, { stream: true })).split('\n')
-        rest = parts.pop()!
-        stdout.push(...parts)
-      }
-    })(),
-    new Response(proc.stderr).text().then((text) => (output.stderr = text)),
-  ])
+  const output = gatherLines(proc)
+  const printed = () => `${output.stdout.join('\n')}\n${output.stderr.join('\n')}`
   /** the first line of stdout that matches, waiting for it while the command runs */
-  const line = async (matches: RegExp | ((line: string) => boolean), timeoutMs = 60_000) => {
-    const test = matches instanceof RegExp ? (l: string) => matches.test(l) : matches
-    for (const t0 = Date.now(); Date.now() - t0 < timeoutMs && proc.exitCode === null; await Bun.sleep(20)) {
-      const found = stdout.find(test)
-      if (found) return found
-    }
-    throw new Error(`${argv.join(' ')} never printed ${matches}:\n${stdout.join('\n')}\n${output.stderr}`)
+  const line = async (pattern: RegExp, timeoutMs = 60_000) => {
+    const found = await firstLine(output.stdout, (l) => pattern.test(l), proc, timeoutMs)
+    if (found === null) throw new Error(`${argv.join(' ')} never printed ${pattern}:\n${printed()}`)
+    return found
   }
-  let listening: string
-  try {
-    listening = await line((l) => portIn(l) !== undefined, 20_000)
-  } catch {
+  const listening = await firstLine(output.stdout, (l) => portIn(l) !== undefined, proc, 20_000)
+  if (listening === null) {
     proc.kill()
-    await reading
-    throw new Error(`${argv.join(' ')} never said where it listens:\n${stdout.join('\n')}\n${output.stderr}`)
+    await output.reading
+    throw new Error(`${argv.join(' ')} never said where it listens:\n${printed()}`)
   }
-  const port = Number(portIn(listening))
-  return { proc, port, output, reading, line }
+  return { proc, port: Number(portIn(listening)), output, line }
 }

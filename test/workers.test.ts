@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTest, TEST_KEYS } from '../db/fixtures/test'
 import { benchKey, seedMaster } from '../scripts/seed-master'
-import { gatherLines } from '../scripts/bench/probe'
 import { loadConfig } from '../src/config'
 import { startWorkers } from '../src/http/workers'
 import { createLogger } from '../src/log'
 import { openStore } from '../src/store/open'
+import { servePort, spawnOnFreePort } from './helpers'
 import { masterProxy, throwawayMaster } from './mariadb'
 
 const dir = mkdtempSync(join(tmpdir(), 'listing-workers-'))
@@ -35,21 +35,9 @@ function fixtureStore(name: string): string {
 
 /** `serve` as its own process on a free port, with its stdout and stderr gathered line by line. */
 async function serve(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
-    env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'info', ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
+  const { proc, port, output } = await spawnOnFreePort([process.execPath, 'src/main.ts', 'serve', ...args], { env: { ...process.env, STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'info', ...env } }, servePort)
   started.push(proc)
-  const { lines, reading } = gatherLines(proc)
-  let port = 0
-  for (let i = 0; i < 200 && !port; i++) {
-    const listening = lines.find((l) => l.includes('"msg":"listening"'))
-    if (listening) port = Number(new URL(JSON.parse(listening).url).port)
-    else await Bun.sleep(50)
-  }
-  if (!port) throw new Error(`serve did not start: ${lines.join('\n')}`)
-  return { proc, port, lines, reading }
+  return { proc, port, lines: output.lines, reading: output.reading }
 }
 
 /** One request on a connection of its own, so the kernel may hand it to any worker. */

@@ -60,19 +60,34 @@ export async function waitForServer(url: string, init?: RequestInit, tries = 100
   throw new Error(`${url} never answered`)
 }
 
-/** A child's stdout and stderr gathered line by line as they come; `reading` ends with the child. */
+/**
+ * A child's stdout and stderr gathered line by line as they come: `lines` holds both in the order
+ * they came, `stdout` and `stderr` each stream's own; `reading` ends with the child.
+ */
 export function gatherLines(proc: { stdout: ReadableStream<Uint8Array>; stderr: ReadableStream<Uint8Array> }) {
   const lines: string[] = []
-  const gather = async (stream: ReadableStream<Uint8Array>) => {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const gather = async (stream: ReadableStream<Uint8Array>, own: string[]) => {
+    const decoder = new TextDecoder()
     let rest = ''
     for await (const chunk of stream) {
-      rest += new TextDecoder().decode(chunk)
-      const parts = rest.split('\n')
+      const parts = (rest + decoder.decode(chunk, { stream: true })).split('\n')
       rest = parts.pop()!
       lines.push(...parts)
+      own.push(...parts)
     }
   }
-  return { lines, reading: Promise.all([gather(proc.stdout), gather(proc.stderr)]) }
+  return { lines, stdout, stderr, reading: Promise.all([gather(proc.stdout, stdout), gather(proc.stderr, stderr)]) }
+}
+
+/** The first of `lines` that matches, waiting for it while `proc` runs, up to timeoutMs; null if none came. */
+export async function firstLine(lines: string[], matches: (line: string) => boolean, proc: { exitCode: number | null }, timeoutMs: number): Promise<string | null> {
+  for (const t0 = Date.now(); ; await Bun.sleep(20)) {
+    const line = lines.find(matches)
+    if (line !== undefined) return line
+    if (Date.now() - t0 > timeoutMs || proc.exitCode !== null) return null
+  }
 }
 
 /** `serve` as its own process; resolves once it answers /health. */
@@ -85,13 +100,9 @@ export async function startServe(args: string[], env: Record<string, string | un
     lines,
     /** resolves with the first line logged that matches */
     async waitFor(pattern: RegExp, timeoutMs = 3_600_000): Promise<string> {
-      const t0 = Date.now()
-      for (;;) {
-        const line = lines.find((l) => pattern.test(l))
-        if (line) return line
-        if (Date.now() - t0 > timeoutMs || proc.exitCode !== null) throw new Error(`serve never logged ${pattern}`)
-        await Bun.sleep(20)
-      }
+      const line = await firstLine(lines, (l) => pattern.test(l), proc, timeoutMs)
+      if (line === null) throw new Error(`serve never logged ${pattern}`)
+      return line
     },
     async stop() {
       proc.kill('SIGTERM')
