@@ -316,6 +316,7 @@ if (!flags.has('--skip-sync')) {
   for (const workers of [1, CORES]) {
     await applyDayOfChanges(master, { seed: Date.now() % 1000, changes: dayOfChangesAt(1) })
     const serve = await startServe(['--db-path', dbPath, '--mysql-url', url, '--sync-interval', '86400', '--workers', String(workers)], { ...SERVE_ENV, LOG_LEVEL: 'info' }, PORTS.duringSync)
+    children.add(serve.proc)
     const ended = serve.waitFor(SYNC_ENDED).then((line) => Bun.sleep(1000).then(() => JSON.parse(line)))
     const stats = await probe(`http://127.0.0.1:${PORTS.duringSync}/products/filter`, { 'x-api-key': KEY }, '{"limit":20}', ended)
     const outcome = await ended
