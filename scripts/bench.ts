@@ -5,7 +5,7 @@
 //   ours     the service (bun src/main.ts serve, no response cache), with one
 //            serving worker (WORKERS=1) and with the default (one per core)
 //   ceiling  a bare Bun.serve in its own process (scripts/bench/ceiling.ts) that
-//            parses the request and returns that scenario's response bytes from memory
+//            parses the request and answers it with the bytes ours answered to that body, from memory
 //   legacy   the same requests answered straight from MariaDB with COUNT(*)
 //            plus LIMIT/OFFSET on the master's tables (scripts/bench/legacy.ts)
 // Then "during sync": a light request every 20 ms while serve's own schedule
@@ -189,11 +189,14 @@ const memoryOnly = flags.has('--memory')
 const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 const ours = serveAt(PORTS.ours, 1)
 const oursAll = memoryOnly ? null : serveAt(PORTS.oursAll, CORES)
-// the ceiling is its own process too, started for each scenario with that scenario's bytes
-async function startCeiling(s: Scenario, bytes: Uint8Array) {
-  const file = join(work, `${s.name.replace(/\W+/g, '_')}-ceiling.json`)
-  writeFileSync(file, bytes)
-  const proc = spawnChild([process.execPath, 'scripts/bench/ceiling.ts', String(PORTS.ceiling), file], { stdout: 'inherit', stderr: 'ignore' })
+// the ceiling is its own process too, started for each scenario with the answers ours gave
+// to each of its bodies: it sends the same bytes for the same request (a walk's pages differ
+// tenfold in size, so one answer for all would not be the same work)
+async function startCeiling(s: Scenario, answers: string[]) {
+  const file = (what: string) => join(work, `${s.name.replace(/\W+/g, '_')}-ceiling-${what}.txt`)
+  writeFileSync(file('bodies'), s.ours.map((b) => JSON.stringify(b)).join('\n'))
+  writeFileSync(file('answers'), answers.join('\n'))
+  const proc = spawnChild([process.execPath, 'scripts/bench/ceiling.ts', String(PORTS.ceiling), file('bodies'), file('answers')], { stdout: 'inherit', stderr: 'ignore' })
   await waitForServer(`http://127.0.0.1:${PORTS.ceiling}/`, { method: 'POST', body: '{}' })
   return proc
 }
@@ -277,16 +280,23 @@ const percent = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`
 const rows: string[] = []
 const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
 for (const s of selected) {
-  const sample = await call(PORTS.ours, s.path, s.ours[0])
-  const bytes = new Uint8Array(await sample.arrayBuffer())
-  if (sample.status !== 200) throw new Error(`${s.name}: ${sample.status} ${new TextDecoder().decode(bytes)}`)
+  // ours's answer to each body, for the ceiling to send back; the size shown is their mean
+  const answers: string[] = []
+  for (const body of s.ours) {
+    const answer = await call(PORTS.ours, s.path, body)
+    const text = await answer.text()
+    if (answer.status !== 200) throw new Error(`${s.name}: ${answer.status} ${text}`)
+    if (text.includes('\n')) throw new Error(`${s.name}: an answer with a line break`)
+    answers.push(text)
+  }
+  const meanBytes = answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
   await wrk(PORTS.ours, s, s.ours, 3) // warm the caches before the unloaded median too
   const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
   await wrk(PORTS.ours, s, s.ours, 3) // warm-up
   const o = await wrk(PORTS.ours, s, s.ours, duration)
   await wrk(PORTS.oursAll, s, s.ours, 3)
   const a = await wrk(PORTS.oursAll, s, s.ours, duration)
-  const ceiling = await startCeiling(s, bytes)
+  const ceiling = await startCeiling(s, answers)
   await wrk(PORTS.ceiling, s, s.ours, 2)
   const c = await wrk(PORTS.ceiling, s, s.ours, duration)
   ceiling.kill()
@@ -298,8 +308,8 @@ for (const s of selected) {
     legacy.kill()
     await legacy.exited
   }
-  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: bytes.length }
-  const line = `| ${s.name} | ${(bytes.length / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (target ${s.target * 100}%: ${o.rps / c.rps >= s.target ? 'met' : 'not met'}) | ${!l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
+  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: meanBytes }
+  const line = `| ${s.name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (target ${s.target * 100}%: ${o.rps / c.rps >= s.target ? 'met' : 'not met'}) | ${!l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
   rows.push(line)
   console.log(line)
 }
@@ -335,7 +345,7 @@ if (!flags.has('--skip-sync')) {
 const storeBytes = statSync(dbPath).size
 const [{ masterBytes }] = await queryRows<{ masterBytes: number }>(master, 'SELECT sum(data_length + index_length) AS masterBytes FROM information_schema.tables WHERE table_schema = DATABASE()')
 await master.end()
-const header = `| Scenario | Response | 1 worker req/s | p50 ms | p99 ms | ${CORES} workers req/s | p50 ms | p99 ms | ${CORES} / 1 | Unloaded median ms (1 worker) | Ceiling req/s | 1 worker / ceiling | Legacy req/s |
+const header = `| Scenario | Mean answer | 1 worker req/s | p50 ms | p99 ms | ${CORES} workers req/s | p50 ms | p99 ms | ${CORES} / 1 | Unloaded median ms (1 worker) | Ceiling req/s | 1 worker / ceiling | Legacy req/s |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|`
 const ratio = (a: string, b: string) => results[a] && results[b] ? (results[a].unloaded / results[b].unloaded).toFixed(2) : 'n/a'
 const summary = [
@@ -355,7 +365,7 @@ Date: ${new Date().toISOString().slice(0, 10)}. Machine: 2 cores, 24 GiB, shared
 Scale ${scale} (${scale === 1 ? '20 million calls, 7 million listing rows' : `${scale} of production`}).
 Reproduce: \`bun scripts/bench.ts --scale ${scale}${flags.has('--reuse') ? ' --reuse' : ''}\`.
 wrk: 2 threads, ${connections} connections, ${duration} s per measurement after a warm-up; bodies rotate over many stores, dealers and filters.
-No response cache. "Unloaded median" is 200 sequential requests, one at a time. "1 worker" is \`WORKERS=1\`; "${CORES} workers" is the default, one per core.
+No response cache. "Mean answer" is the mean size of ours's answers to the scenario's bodies; the ceiling answers each body with the very bytes ours answered to it. "Unloaded median" is 200 sequential requests, one at a time. "1 worker" is \`WORKERS=1\`; "${CORES} workers" is the default, one per core.
 "During sync" is a product-filter request every 20 ms (p50 and p99 in ms) while serve's own schedule (\`SYNC_INTERVAL\`) syncs one day of changes: 50,000 new calls, 5,000 changed, 10,000 revised listing rows.
 
 ${header}

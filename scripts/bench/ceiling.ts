@@ -1,17 +1,26 @@
 // The ceiling, in its own process like the service: a bare Bun.serve that parses
-// the request body as the service must, and answers with one scenario's response
-// bytes, read from a file. What any server on this machine can do at best.
-//   bun scripts/bench/ceiling.ts <port> <response file>
+// the request body as the service must, and answers it with the very bytes the
+// service answered to that body, held in memory. What any server on this
+// machine can do at best with the same requests and the same answers.
+//   bun scripts/bench/ceiling.ts <port> <bodies file> <answers file>
+// The files hold one request body, and the answer to it, a line each, in the same
+// order (a JSON answer has no line break). A body not in the file (a probe) gets the first answer.
 import { readFileSync } from 'node:fs'
 
-const [port, file] = process.argv.slice(2)
-const bytes = readFileSync(file)
+const [port, bodiesFile, answersFile] = process.argv.slice(2)
+const bodies = readFileSync(bodiesFile, 'utf8').split('\n')
+const answers = readFileSync(answersFile, 'utf8').split('\n')
+if (bodies.length !== answers.length) throw new Error(`${bodies.length} bodies but ${answers.length} answers`)
+const encoder = new TextEncoder()
+const answerTo = new Map(bodies.map((body, i) => [body, encoder.encode(answers[i])]))
+const first = answerTo.get(bodies[0])!
 const server = Bun.serve({
   port: Number(port),
   hostname: '127.0.0.1',
   async fetch(request) {
-    await request.json() // parse the same request
-    return new Response(bytes, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+    const body = await request.text()
+    JSON.parse(body) // parse the same request
+    return new Response(answerTo.get(body) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
   },
 })
 console.error(`ceiling on ${server.port}`)
