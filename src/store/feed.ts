@@ -8,7 +8,7 @@
 import type { Database } from 'bun:sqlite'
 import { CALL_READ_COLUMNS, recordFields, type CallRead } from './calls'
 import { callerTotals } from './callerTotals'
-import { visibleStore } from './directory'
+import { visibleStores } from './directory'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
@@ -90,8 +90,9 @@ export function feedRows(db: Store, start: FeedStart, limit: number): FeedRow[] 
   const params = 'after' in start ? [start.after.seq, start.after.callLogId, limit] : [start.fromSeq, limit]
   const calls = db.$client.query<CallRead & { feed_seq: number }, (string | number)[]>(SQL.calls[how]).all(...params)
   const totalOf = callerTotals(db)
+  const stores = visibleStores(db) // once a page: a look-up through the directory's version check costs a row 0.4 µs
   const rows: FeedRow[] = calls.map((c) => {
-    const store = visibleStore(db, c.website_id)
+    const store = stores.get(c.website_id)
     const item = store ? `{"change":"upsert",${recordFields(c, store, totalOf(c.mobile))}}` : deleteItem(c.call_log_id)
     return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, item }
   })

@@ -1,0 +1,64 @@
+// In-process time per request (app.handle, no HTTP) over the benchmark's own
+// scenarios and bodies (bench/scenarios.ts), on a synced read store opened as a
+// serving worker opens it: where each answer's time goes before the network, and
+// a side-by-side check of a change without wrk's noise on the other core.
+// Not a test. With `bun --cpu-prof`, a profile of the scenarios run.
+//   bun scripts/bench-inprocess.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only name,name] [--seconds 3] [--rounds 3]
+import { loadConfig } from '../src/config'
+import { createApp } from '../src/http/app'
+import { apiDeps } from '../src/http/context'
+import { callersRead } from '../src/store/callerTotals'
+import { openStore } from '../src/store/open'
+import { warmUp } from '../src/store/warm'
+import { parseFlags } from './bench/args'
+import { BENCH_SECRET, benchScenarios, INTEGRATION_ID } from './bench/scenarios'
+import { benchKey } from './seed-master'
+
+const { flags } = parseFlags(process.argv.slice(2))
+const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
+const only = flags.get('--only')?.split(',')
+const seconds = Number(flags.get('--seconds') ?? 3)
+const rounds = Number(flags.get('--rounds') ?? 3)
+
+const scenarios = (() => {
+  const store = openStore(dbPath, { readonly: true, migrate: false })
+  try {
+    return benchScenarios(store).filter((s) => !only || only.some((o) => s.name.includes(o)))
+  } finally {
+    store.$client.close()
+  }
+})()
+
+// as a serving worker: its own connection holding snapshots, the callers read before the first request
+const db = openStore(dbPath, { migrate: false, serving: true })
+const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), BENCH_SECRET, { expectSync: true })
+warmUp(db)
+await callersRead(db)
+const app = createApp(deps, undefined, undefined, { precompile: true })
+const KEY = benchKey(INTEGRATION_ID)
+const requestOf = (path: string, body: string) =>
+  new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-length': String(body.length) }, body })
+
+console.log(`| Scenario | ${Array.from({ length: rounds }, (_, i) => `µs, round ${i + 1}`).join(' | ')} | answer KB |`)
+console.log(`|---|${'---|'.repeat(rounds)}---|`)
+for (const s of scenarios) {
+  const bodies = s.ours.map((b) => JSON.stringify(b))
+  let bytes = 0
+  for (const body of bodies) {
+    const res = await app.handle(requestOf(s.path, body))
+    if (res.status !== 200) throw new Error(`${s.name}: ${res.status} ${await res.text()}`)
+    bytes += (await res.arrayBuffer()).byteLength
+  }
+  const perRound: string[] = []
+  for (let r = 0; r < rounds; r++) {
+    let n = 0
+    const t0 = performance.now()
+    const until = t0 + seconds * 1000
+    while (performance.now() < until) {
+      for (let i = 0; i < 16; i++, n++) await (await app.handle(requestOf(s.path, bodies[n % bodies.length]))).arrayBuffer()
+    }
+    perRound.push((((performance.now() - t0) / n) * 1000).toFixed(1))
+  }
+  console.log(`| ${s.name} | ${perRound.join(' | ')} | ${(bytes / bodies.length / 1024).toFixed(1)} |`)
+}
+process.exit(0)
