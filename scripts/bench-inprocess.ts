@@ -3,7 +3,7 @@
 // serving worker opens it: where each answer's time goes before the network, and
 // a side-by-side check of a change without wrk's noise on the other core.
 // Not a test. With `bun --cpu-prof`, a profile of the scenarios run.
-//   bun scripts/bench-inprocess.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only name,name] [--seconds 3] [--rounds 3]
+//   bun scripts/bench-inprocess.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only 'name|name'] [--seconds 3] [--rounds 3]
 import { loadConfig } from '../src/config'
 import { createApp } from '../src/http/app'
 import { apiDeps } from '../src/http/context'
@@ -16,7 +16,7 @@ import { benchKey } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
-const only = flags.get('--only')?.split(',')
+const only = flags.get('--only')?.split('|') // '|' between names: the names hold commas
 const seconds = Number(flags.get('--seconds') ?? 3)
 const rounds = Number(flags.get('--rounds') ?? 3)
 

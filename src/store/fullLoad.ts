@@ -2,9 +2,10 @@
 // staging table as stored (callCodec.ts) and are sorted into the clustered
 // table once, in time order, each numbered in its caller's sequence on the way;
 // the call indexes (calls_store, the second copy by store, among them) are built after. Listing
-// rows, read in key order, get their running totals as they pass, and minute
-// counts build up in memory as calls pass. Random-order inserts into a
-// 20-million-row B-tree would be many times slower.
+// rows, read in key order, get their running totals as they pass, and their
+// day-major index (metrics_day) is built after them. Minute counts build up in
+// memory as calls pass. Random-order inserts into a 20-million-row B-tree would
+// be many times slower.
 import type { Database } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
 import { callValues, STORED_CALL_COLUMNS } from './callCodec'
@@ -19,7 +20,8 @@ import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 const STORED = STORED_CALL_COLUMNS.join(', ')
 
 export class FullLoad {
-  private callIndexes: string[]
+  /** the indexes of the large tables, dropped while they fill and built after (in key order for metrics, but day-major for metrics_day) */
+  private indexes: string[]
   private visibleStores: Set<number>
   private minutes = new MinuteCounts()
   private metricTotals = new MetricTotalsAsLoaded()
@@ -30,8 +32,8 @@ export class FullLoad {
     // the small tables are in: which stores are visible is known, so minutes are counted as calls pass
     deriveStores(client)
     this.visibleStores = new Set(storesVisible(client))
-    const indexes = client.query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL").all() as { name: string; sql: string }[]
-    this.callIndexes = indexes.map((i) => i.sql)
+    const indexes = client.query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('calls', 'metrics') AND sql IS NOT NULL").all() as { name: string; sql: string }[]
+    this.indexes = indexes.map((i) => i.sql)
     for (const i of indexes) client.run(`DROP INDEX ${i.name}`)
     client.run(`CREATE TABLE load_calls (${STORED})`)
   }
@@ -62,8 +64,8 @@ export class FullLoad {
       FROM load_calls ORDER BY start, call_log_id`)
     this.client.run('DROP TABLE load_calls')
     this.step('full:calls sorted into place')
-    for (const sql of this.callIndexes) this.client.run(sql)
-    this.step('full:call indexes')
+    for (const sql of this.indexes) this.client.run(sql)
+    this.step('full:call and listing indexes')
     buildCallers(this.client, this.seq)
     this.step('full:callers')
     buildCallDays(this.client)

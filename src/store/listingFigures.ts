@@ -48,6 +48,8 @@ export const firstKey = (websiteId: string) => `(${websiteId}) * ${DAYS_A_STORE}
 const dayIndex = (day: string) => dayNumber(day) + DAYS_A_STORE / 2
 /** SQL: the key of a store and a day's index, both bound numbers. */
 const keyOf = (websiteId: string, index: string) => `(${websiteId} * ${DAYS_A_STORE} + ${index})`
+/** SQL: a key's day index, the first column of metrics_day (SQLite matches an index's expression by its text: db/migrations/0008). */
+export const DAY_OF_KEY = `(k % ${DAYS_A_STORE})`
 
 // Per store, two seeks: the running totals of its last day up to the range's
 // end and of its last day before the range's start. Typed parameters keep both
@@ -60,6 +62,13 @@ const DAY = int(2)
 const UP_TO = `SELECT ${CUMS} FROM metrics WHERE k <= ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const BEFORE = `SELECT ${CUMS} FROM metrics WHERE k < ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
+// A store's row of one day, from metrics_day, where the rows of one day lie together: when the
+// store has figures on the range's last day (or the day before its first), that row is the one
+// UP_TO (or BEFORE) would find, and the lookups of a range's many stores read the same few
+// pages instead of a page each (at scale 1, 1 µs a seek against 6). A store with no row that
+// day takes the seek in key order after it. (Compared with a bare CAST, SQLite's planner does not
+// match the index's expression and scans it whole; with the unary plus it seeks.)
+const ON_DAY = `SELECT ${CUMS} FROM metrics INDEXED BY metrics_day WHERE ${DAY_OF_KEY} = +${DAY} AND website_id = ${STORE}`
 
 // A store's latest row: its running totals through its last day with figures,
 // read once per data version and store. Most ranges end on or after it (up to
@@ -74,6 +83,7 @@ const latestRows = perVersion((_: Store) => new Map<number, Latest>())
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
   const upTo = db.$client.query<Cums, [number, number]>(UP_TO)
   const before = db.$client.query<Cums, [number, number]>(BEFORE)
+  const onDay = db.$client.query<Cums, [number, number]>(ON_DAY)
   const latestOf = db.$client.query<Latest, [number]>(LATEST)
   const latest = latestRows(db)
   const [first, last] = [dayIndex(from), dayIndex(to)]
@@ -82,8 +92,8 @@ export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to
     const id = websiteIds[i]
     let l = latest.get(id)
     if (l === undefined) latest.set(id, (l = latestOf.get(id) ?? NO_ROWS))
-    const u = last >= l.day ? l : (upTo.get(id, last) ?? NONE)
-    const b = first > l.day ? l : (before.get(id, first) ?? NONE)
+    const u = last >= l.day ? l : (onDay.get(id, last) ?? upTo.get(id, last) ?? NONE)
+    const b = first > l.day ? l : (onDay.get(id, first - 1) ?? before.get(id, first) ?? NONE)
     out[i] = {
       days: u.seq - b.seq,
       totals: {

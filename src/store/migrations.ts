@@ -11,6 +11,7 @@ import m0004 from '../../db/migrations/0004_covering_product_filters.sql' with {
 import m0005 from '../../db/migrations/0005_callers_table.sql' with { type: 'text' }
 import m0006 from '../../db/migrations/0006_change_feed.sql' with { type: 'text' }
 import m0007 from '../../db/migrations/0007_calls_in_time_order.sql' with { type: 'text' }
+import m0008 from '../../db/migrations/0008_metrics_by_day.sql' with { type: 'text' }
 
 const sqlByTag: Record<string, string> = {
   '0000_init': m0000,
@@ -21,6 +22,7 @@ const sqlByTag: Record<string, string> = {
   '0005_callers_table': m0005,
   '0006_change_feed': m0006,
   '0007_calls_in_time_order': m0007,
+  '0008_metrics_by_day': m0008,
 }
 
 interface Migration {

@@ -73,6 +73,11 @@ const metricCols = {
 // SQLite's fastest, a rowid's. The cum_* columns are running totals within the
 // store, inclusive of the row, and seq is the row's 1-based rank: a range total
 // or a page start is two seeks, never a sum.
+// metrics_day holds the running totals a second time in (day, store) order: the
+// lookups of many stores over one range seek the same day in each, and there
+// every store's row of that day lies on the same few pages, where in key order
+// each store's lies on a page of its own (issue 12: a seek 6 µs → 1 µs at scale 1).
+// Its first column is the day within the key (listingFigures.ts DAY_OF_KEY).
 export const metrics = sqliteTable('metrics', {
   k: integer('k').primaryKey(),
   websiteId: integer('website_id').notNull(),
@@ -84,7 +89,9 @@ export const metrics = sqliteTable('metrics', {
   cumCallClicks: integer('cum_call_clicks').notNull().default(0),
   cumDirectionRequests: integer('cum_direction_requests').notNull().default(0),
   cumBusinessBookings: integer('cum_business_bookings').notNull().default(0),
-})
+}, (t) => [
+  index('metrics_day').on(sql.raw('(k % 8388608)'), t.websiteId, t.seq, t.cumSearch, t.cumWebsiteClicks, t.cumCallClicks, t.cumDirectionRequests, t.cumBusinessBookings),
+])
 
 // Every master call, visible or not (caller counts include them all), in time
 // order: call history across stores is one range of this table. Stored compact
