@@ -114,25 +114,31 @@ describe('readSnapshot', () => {
     closeStore(served)
   })
 
-  test('an idle serving connection lets go of its read lock', async () => {
+  test('an idle serving connection keeps a snapshot, opened again at the newest commit every 100 ms', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
     openStore(path).$client.close()
     const served = openStore(path, { migrate: false, serving: true })
-    readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
+    const sync = openStore(path)
+    const count = () => (served.$client.query('SELECT count(*) AS n FROM dealers').get() as { n: number }).n
+    const first = readSnapshot(served, count)
+    await Bun.sleep(250) // idle
     expect(served.$client.inTransaction).toBe(true)
-    await Bun.sleep(250) // past IDLE_MS (200)
-    for (let i = 0; i < 200 && served.$client.inTransaction; i++) await Bun.sleep(10)
-    expect(served.$client.inTransaction).toBe(false)
+    sync.$client.run("INSERT INTO dealers VALUES ('IDLE1', 'Idle', 1)")
+    // with no request at all, the held snapshot moves on to the commit within a poll or a renewal
+    const held = () => (served.$client.inTransaction ? (served.$client.query('SELECT count(*) AS n FROM dealers').get() as { n: number }).n : null)
+    for (let i = 0; i < 200 && held() !== first + 1; i++) await Bun.sleep(10)
+    expect(held()).toBe(first + 1)
     closeStore(served)
+    closeStore(sync)
   })
 
-  test('a commit that changes a small table: requests stay in the old snapshot until its copy is built, then move without building it', async () => {
+  /** A store with 20,000 stores more than the fixtures (a directory built over several slices), digests 'a', and its serving connection. */
+  const manyStores = () => {
     const { seedTest } = require('../db/fixtures/test') as typeof import('../db/fixtures/test')
     const { visibleStore, visibleStores } = require('../src/store/directory') as typeof import('../src/store/directory')
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
     const sync = openStore(path)
     seedTest(sync)
-    // enough stores that the copy is built over several slices, with requests in between
     const insert = sync.$client.query("INSERT INTO stores (website_id, sap_code, store_name, city, is_deleted, visible, dealership_name) VALUES (?, 'SAP1001', ?, 'Many', 0, 1, ?)")
     sync.$client.transaction(() => {
       for (let i = 0; i < 20_000; i++) insert.run(100_000 + i, `Store ${i}`, `Store ${i}`)
@@ -150,14 +156,21 @@ describe('readSnapshot', () => {
       (served.$client.query('SELECT city FROM stores WHERE website_id = 101').get() as { city: string }).city,
       visibleStores(served).size,
     ])
-    const before = seen()
-    const oldCopy = new WeakRef(readSnapshot(served, () => visibleStores(served)))
-    const built = copiesBuiltOnRequest()
-    sync.$client.transaction(() => {
+    /** a sync's commit that changes the stores: store 101 moves, 1,000 stores go */
+    const commit = () => sync.$client.transaction(() => {
       sync.$client.run("UPDATE stores SET city = 'Elsewhere' WHERE website_id = 101")
       sync.$client.run('DELETE FROM stores WHERE website_id >= 119000')
       digests('b')
     })()
+    return { sync, served, seen, commit, visibleStores: () => visibleStores(served) }
+  }
+
+  test('a commit that changes a small table: requests stay in the old snapshot until its copy is built, then move without building it', async () => {
+    const { sync, served, seen, commit, visibleStores } = manyStores()
+    const before = seen()
+    const oldCopy = new WeakRef(readSnapshot(served, visibleStores))
+    const built = copiesBuiltOnRequest()
+    commit()
     expect(seen()).toEqual(before) // the commit is not yet in the held snapshot
     const views: unknown[][] = []
     let turnsWhileBuilding = 0
@@ -180,22 +193,43 @@ describe('readSnapshot', () => {
     closeStore(sync)
   })
 
-  test("a sync run's checkpoint keeps the WAL from growing while a serving connection answers steadily", async () => {
+  test('a request to a serving connection that was idle when a commit came is answered from the old snapshot while the copy is built', async () => {
+    // serve's second worker, when requests come to the first: its first request after a sync's
+    // commit built the directory and the catalogue itself, blocking its thread (200-600 ms at
+    // production size during a sync), when it had let its snapshot go for being idle
+    const { sync, served, seen, commit } = manyStores()
+    const before = seen()
+    await Bun.sleep(300) // no request for longer than a renewal (and than the idle let-go of before)
+    const built = copiesBuiltOnRequest()
+    commit()
+    for (let i = 0; i < 500 && !watcherBuilding(served); i++) await Bun.sleep(2)
+    expect(watcherBuilding(served)).toBe(true)
+    expect(seen()).toEqual(before) // the old snapshot with its own copy, at once
+    expect(copiesBuiltOnRequest()).toBe(built)
+    for (let i = 0; i < 500 && watcherBuilding(served); i++) await Bun.sleep(2)
+    expect(seen()[0]).toBe('Elsewhere')
+    expect(copiesBuiltOnRequest()).toBe(built) // nor after: the watcher built it
+    closeStore(served)
+    closeStore(sync)
+  })
+
+  for (const steady of [true, false]) test(`a sync run's checkpoint keeps the WAL from growing while a serving connection ${steady ? 'answers steadily' : 'holds a snapshot with no request'}`, async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
     const setup = openStore(path)
     setup.$client.run('CREATE TABLE filler (x BLOB)')
     closeStore(setup)
     const served = openStore(path, { migrate: false, serving: true })
-    // requests every millisecond: the serving connection is never idle long enough to let go;
-    // the longest wait between two of them is reported should the WAL grow (a stalled event
-    // loop holds the snapshot, and with it the checkpoint, as long as it stalls)
+    readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
+    // requests every millisecond, or none: the serving connection holds a snapshot either way;
+    // the longest wait between two turns of its event loop is reported should the WAL grow (a
+    // stalled event loop holds the snapshot, and with it the checkpoint, as long as it stalls)
     let lastRequest = performance.now()
     let longestGap = 0
     const load = setInterval(() => {
       const now = performance.now()
       longestGap = Math.max(longestGap, now - lastRequest)
       lastRequest = now
-      readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
+      if (steady) readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
     }, 1)
     // six runs of about 2 MB each, from a process of their own, as serve's schedule runs sync
     const root = join(import.meta.dir, '..')

@@ -15,9 +15,11 @@
 // production size the directory took up to 80 ms, the catalogue 90, on the
 // first request after a sync). A request thus sees a commit within a poll or,
 // when it changed a small table, once that table's copy is ready; its key
-// check, totals and page all come from one snapshot. A snapshot is also let go
-// when idle (IDLE_MS), and opened again every RENEW_MS under steady requests,
-// so a sync's checkpoint can empty the WAL. Other
+// check, totals and page all come from one snapshot. A snapshot is opened again
+// every RENEW_MS, under steady requests or none, so a sync's checkpoint can
+// empty the WAL; it is held while idle too, so that a commit always finds one
+// to answer from while its copies are built (an idle worker that let its
+// snapshot go built them on its next request, in one piece). Other
 // connections (tests, the demo seeding, sync) open a snapshot per call, as
 // they may write in between.
 import { Database } from 'bun:sqlite'
@@ -46,10 +48,8 @@ const trackedOf = (db: Store): Tracked => {
 
 /** How often a serving connection's watcher looks for a commit. */
 const POLL_MS = 10
-/** A serving connection with no request for this long lets its snapshot go. */
-const IDLE_MS = 200
 /**
- * A snapshot older than this is opened again even under steady requests, so that a
+ * A snapshot older than this is opened again, with requests or without, so that a
  * sync's checkpoint, which waits for every reader to have moved past its run
  * and then to read the store file alone, finds the WAL free to start over
  * (store/syncRun.ts); held for good, the WAL grew by each run's writes.
@@ -65,8 +65,6 @@ interface Serving {
   seen: number
   /** copies of a new version are being built */
   preparing: boolean
-  /** when a request last read (performance.now()) */
-  lastRead: number
   /** when the held snapshot was opened */
   openedAt: number
   timer: ReturnType<typeof setInterval>
@@ -89,14 +87,14 @@ export function holdSnapshots(db: Store): void {
       watcher = null // requests find out what is wrong with the file; each poll then moves on
     }
   }
-  const serving: Serving = { watcher, seen, preparing: false, lastRead: 0, openedAt: 0, timer: setInterval(() => watch(db, t, serving), POLL_MS) }
+  const serving: Serving = { watcher, seen, preparing: false, openedAt: 0, timer: setInterval(() => watch(db, t, serving), POLL_MS) }
   serving.timer.unref?.()
   t.serving = serving
 }
 
 const dataVersion = (client: Database) => client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
 
-/** The watcher's look: a commit moves the serving connection on, once the copies it needs are built; an idle one lets go. */
+/** The watcher's look: a commit moves the serving connection on, once the copies it needs are built; else its snapshot is renewed. */
 function watch(db: Store, t: Tracked, s: Serving): void {
   if (s.preparing) return
   let moved = false
@@ -110,9 +108,8 @@ function watch(db: Store, t: Tracked, s: Serving): void {
     moved = true
   }
   if (moved && s.watcher) return prepare(db, t, s, s.watcher)
-  const now = performance.now()
-  if (moved || now - s.lastRead > IDLE_MS) letGo(db, t)
-  else if (t.open && now - s.openedAt > RENEW_MS) renew(db, t, s)
+  if (moved) letGo(db, t)
+  else if (!t.open || performance.now() - s.openedAt > RENEW_MS) renew(db, t, s)
 }
 
 /** The snapshot let go and opened again at once: the same commit (the watcher just saw none), read from the store file alone once a checkpoint has copied the WAL back. */
@@ -237,7 +234,6 @@ function noteVersion(db: Store): string {
 export function readSnapshot<T>(db: Store, read: () => T): T {
   const t = trackedOf(db)
   const serving = t.serving
-  if (serving) serving.lastRead = performance.now()
   if (t.open) return read()
   const client = db.$client
   if (client.inTransaction) {
