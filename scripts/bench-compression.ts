@@ -8,11 +8,12 @@ import { createApp } from '../src/http/app'
 import { apiDeps } from '../src/http/context'
 import { openStore } from '../src/store/open'
 import { parseFlags } from './bench/args'
+import { BENCH_SECRET } from './bench/scenarios'
 import { benchKey } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const db = openStore(flags.get('--db-path') ?? '/tmp/bench01.sqlite', { readonly: true, migrate: false })
-const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), 'bench-storelookup-secret-0123456789abcdef', { expectSync: true })
+const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), BENCH_SECRET, { expectSync: true })
 const app = createApp(deps)
 const lastDay = (db.$client.query('SELECT max(day) AS d FROM call_days').get() as { d: string }).d
 const store = (db.$client.query('SELECT website_id FROM stores WHERE visible = 1 ORDER BY website_id LIMIT 1 OFFSET 20').get() as { website_id: number }).website_id

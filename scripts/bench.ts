@@ -34,7 +34,6 @@ const only = flags.get('--only')?.split(',')
 // the master bench-sync.ts seeds at the same scale, so --reuse finds it whichever seeded it
 const url = flags.get('--url') ?? `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`
 const dbPath = flags.get('--db-path') ?? `/tmp/listing-bench-sync-${scale}.sqlite`
-const SECRET = BENCH_SECRET
 const KEY = benchKey(INTEGRATION_ID)
 const PORTS = { ours: 18_081, ceiling: 18_082, legacy: 18_083, oursAll: 18_084, duringSync: 18_085 }
 const work = '/tmp/listing-bench-work'
@@ -71,7 +70,7 @@ if (!flags.has('--reuse') || !existsSync(dbPath)) {
 
 // 2. request bodies for each scenario, from the data itself
 const store = openStore(dbPath, { readonly: true, migrate: false })
-const scenarios = benchScenarios(store, SECRET)
+const scenarios = benchScenarios(store)
 const selected = scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))
 
 // 3. servers. Each child is stopped when this script exits, however it exits: a failure
@@ -84,7 +83,7 @@ function spawnChild(argv: string[], options: { env?: Record<string, string | und
   void child.exited.then(() => children.delete(child))
   return child
 }
-const SERVE_ENV = { STORELOOKUP_SECRET: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' }
+const SERVE_ENV = { STORELOOKUP_SECRET: BENCH_SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' }
 const serveAt = (port: number, workers: number) =>
   spawnChild([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(port), '--host', '127.0.0.1', '--workers', String(workers)], {
     env: { ...process.env, ...SERVE_ENV },
