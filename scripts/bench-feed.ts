@@ -7,7 +7,8 @@
 //   bun scripts/bench-feed.ts [--db-path /tmp/listing-bench-sync-0.1.sqlite]
 import { copyFileSync, rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'
-import { feedRows, moveCallsOfChangedStores, openFeedSeq } from '../src/store/feed'
+import { renderPieces } from '../src/http/answer'
+import { feedItemRenderer, feedRows, moveCallsOfChangedStores, openFeedSeq } from '../src/store/feed'
 import { openStore } from '../src/store/open'
 
 const { flags } = parseFlags(process.argv.slice(2))
@@ -59,10 +60,10 @@ for (const depth of [0, 0.5, 0.99]) {
   const times: number[] = []
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now()
-    client.transaction(() => feedRows(db, { after: { seq: p.feed_seq, callLogId: p.call_log_id } }, 1001))()
+    client.transaction(() => renderPieces(feedRows(db, { after: { seq: p.feed_seq, callLogId: p.call_log_id } }, 1001), feedItemRenderer(db)))()
     times.push(performance.now() - t0)
   }
-  say(`1000 feed rows read at ${Math.round(depth * 100)}% of a walk from the beginning: ${median(times).toFixed(2)} ms median of 20.`)
+  say(`1000 feed rows read and rendered at ${Math.round(depth * 100)}% of a walk from the beginning: ${median(times).toFixed(2)} ms median of 20.`)
 }
 client.close()
 for (const s of ['', '-wal', '-shm']) rmSync(`${copy}${s}`, { force: true })

@@ -20,19 +20,33 @@ export function answer<T extends object>(ctx: Ctx, body: T): Response {
   return respond(ctx, JSON.stringify(body))
 }
 
-/** An answer's `data` rows as JSON text already, each row rendered by the route (a row of type R). */
+/**
+ * An answer's `data` rows as JSON text already, each row rendered by the route (a row of
+ * type R): the pieces of '[', the rows and ']', joined once with the rest of the answer.
+ */
 export interface RenderedRows<R> {
-  json: string
+  pieces: Pieces
   count: number
   /** the row type, for the compiler only */
   readonly row?: R
 }
 
-/** Rows of the answer's row type Out, rendered one by one from what the store gave (In). */
-export function renderRows<Out, In>(rows: readonly In[], render: (row: In) => string): RenderedRows<Out> {
-  const parts = new Array<string>(rows.length)
-  for (let i = 0; i < rows.length; i++) parts[i] = render(rows[i])
-  return { json: `[${parts.join(',')}]`, count: rows.length }
+/** An answer's text in pieces, joined once: strings, and numbers written as JSON writes them. */
+export type Pieces = (string | number)[]
+
+/**
+ * Rows of the answer's row type Out, each pushed onto one list of pieces by `render`,
+ * joined once (answerRows). Cheaper than a string a row: a row built as a template or by +
+ * is a rope of its parts, which the page's join then walks and copies again.
+ */
+export function renderPieces<Out, In>(rows: readonly In[], render: (row: In, out: Pieces) => void): RenderedRows<Out> {
+  const out: Pieces = ['[']
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out.push(',')
+    render(rows[i], out)
+  }
+  out.push(']')
+  return { pieces: out, count: rows.length }
 }
 
 /**
@@ -42,7 +56,12 @@ export function renderRows<Out, In>(rows: readonly In[], render: (row: In) => st
 export function answerRows<T extends { data: unknown[] }>(ctx: Ctx, head: Omit<T, 'data'>, rows: RenderedRows<T['data'][number]>): Response {
   noteFor(ctx.request).rows = rows.count
   const top = JSON.stringify(head)
-  return respond(ctx, `${top.slice(0, -1)},"data":${rows.json}}`)
+  // the head, without its closing brace, goes before the rows' '[' and the brace after their ']':
+  // one join makes the whole answer, where a template around the joined rows copied them again
+  const pieces = rows.pieces
+  pieces[0] = `${top.slice(0, -1)},"data":[`
+  pieces.push('}')
+  return respond(ctx, pieces.join(''))
 }
 
 function respond(ctx: Ctx, json: string): Response {

@@ -2,12 +2,13 @@
 // integration plus the listing totals of the range (two seeks a store,
 // store/listingFigures.ts). Each entry leaves as JSON text: what a store shows of
 // itself (its storelookup for the integration, its name and place) is rendered
-// once per data version, and only the range's figures are written per answer.
+// once per data version, and only the range's figures are written per answer, as
+// pieces of the answer's one join (answer.ts renderPieces).
 import { perVersion } from '../store/snapshot'
 import { addTotals, metricTotalsOf, type MetricTotals } from '../store/listingFigures'
 import type { StoreRow } from '../store/directory'
 import type { Store } from '../store/open'
-import type { RenderedRows } from './answer'
+import { renderPieces, type RenderedRows } from './answer'
 import type { ApiDeps } from './context'
 import type { DateRange } from './inputs'
 import { Message } from './errors'
@@ -21,7 +22,9 @@ const fragments = perVersion((_: Store) => new Map<number, string>())
 /** Bounded: cleared when full (10,000 stores × a few integrations fit easily). */
 const FRAGMENTS_LIMIT = 100_000
 
-const NO_RECORD = JSON.stringify(Message.noRecord)
+// an entry's fields after the store's own, up to its days_with_data
+const WITH_DATA = ',"has_data":true,"message":"","days_with_data":'
+const WITHOUT_DATA = `,"has_data":false,"message":${JSON.stringify(Message.noRecord)},"days_with_data":`
 
 /**
  * The entries of several stores, in their order, as JSON text; with `withSapCode` each
@@ -30,9 +33,8 @@ const NO_RECORD = JSON.stringify(Message.noRecord)
 export function storeEntries<E extends Entry | EmployeeEntry>(deps: ApiDeps, integrationId: number, stores: StoreRow[], range: DateRange, withSapCode: boolean, grand?: MetricTotals): RenderedRows<E> {
   const figures = metricTotalsOf(deps.db, stores.map((s) => s.website_id), range.from, range.to)
   const own = fragments(deps.db)
-  const parts = new Array<string>(stores.length)
-  for (let i = 0; i < stores.length; i++) {
-    const store = stores[i]
+  let i = 0
+  return renderPieces(stores, (store, out) => {
     const key = (withSapCode ? -1 : 1) * (integrationId * 0x1_0000_0000 + store.website_id + 1)
     let fields = own.get(key)
     if (fields === undefined) {
@@ -46,10 +48,10 @@ export function storeEntries<E extends Entry | EmployeeEntry>(deps: ApiDeps, int
       if (own.size >= FRAGMENTS_LIMIT) own.clear()
       own.set(key, (fields = JSON.stringify(shown).slice(1, -1)))
     }
-    const { days, totals: t } = figures[i]
+    const { days, totals: t } = figures[i++]
     if (grand) addTotals(grand, t)
-    parts[i] = `{${fields},"has_data":${days > 0},"message":${days > 0 ? '""' : NO_RECORD},"days_with_data":${days},"totals":{"total_search":${t.total_search},"website_clicks":${t.website_clicks},"call_clicks":${t.call_clicks},"direction_requests":${t.direction_requests},"business_bookings":${t.business_bookings}}}`
-  }
-  // joined, not added up: one flat string, where += leaves a rope of hundreds of pieces to resolve
-  return { json: `[${parts.join(',')}]`, count: stores.length }
+    out.push('{', fields, days > 0 ? WITH_DATA : WITHOUT_DATA, days,
+      ',"totals":{"total_search":', t.total_search, ',"website_clicks":', t.website_clicks, ',"call_clicks":', t.call_clicks,
+      ',"direction_requests":', t.direction_requests, ',"business_bookings":', t.business_bookings, '}}')
+  })
 }

@@ -84,12 +84,15 @@ const COLUMNS: Record<Shape, string> = { record: CALL_COLUMNS, log: LOG_COLUMNS 
 const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
 
 /**
- * A call record (spec 2.1) as JSON text, without its braces: its store's part
- * (rendered once per store and data version, directory.ts) and then the call's
- * own fields, in the documented order. Text, not an object per row: building and
- * serialising an object of 22 fields was most of a page's cost.
+ * A call record (spec 2.1) as JSON text, pushed onto a page's pieces (joined once
+ * a page): `prefix` (its opening brace, and what comes before the record in it),
+ * its store's part (rendered once per store and data version, directory.ts), and
+ * then the call's own fields, in the documented order, with the closing brace.
+ * Text, not an object per row: building and serialising an object of 22 fields
+ * was most of a page's cost; pieces, not a string a record: a record built as a
+ * string was a rope that the page's join then flattened again.
  */
-export function recordFields(c: CallRead, store: StoreRow, total: number): string {
+export function pushRecord(out: (string | number)[], prefix: string, c: CallRead, store: StoreRow, total: number): void {
   const start = timeText(c.start)
   const own = JSON.stringify({
     call_log_id: c.call_log_id,
@@ -107,7 +110,7 @@ export function recordFields(c: CallRead, store: StoreRow, total: number): strin
     prev_calls_count: c.prev_calls_count,
     created_at: c.created_at === 0 ? start : timeAfter(c.created_at, c.start)!, // mostly the start itself
   })
-  return `${store.faceFields},${own.slice(1, -1)}`
+  out.push(prefix, store.faceFields, ',', own.slice(1)) // own's closing brace closes the record
 }
 
 /** A call-log row (spec 2.6). */
@@ -127,13 +130,14 @@ function logRow(c: CallRead, total: number) {
 }
 export type LogRow = ReturnType<typeof logRow>
 
-/** Call records as JSON text, one a row: every row is of a visible store (the query's scope, or calls.visible). */
-function renderRecords(db: Store, rows: CallRead[]): string[] {
+/**
+ * What renders a page's call records onto its pieces, its caller totals and stores
+ * read once a page: every row is of a visible store (the query's scope, or calls.visible).
+ */
+export function recordRenderer(db: Store): (row: CallRead, out: (string | number)[]) => void {
   const totalOf = callerTotals(db)
   const stores = visibleStores(db)
-  const out = new Array<string>(rows.length)
-  for (let i = 0; i < rows.length; i++) out[i] = `{${recordFields(rows[i], stores.get(rows[i].website_id)!, totalOf(rows[i].mobile))}}`
-  return out
+  return (row, out) => pushRecord(out, '{', row, stores.get(row.website_id)!, totalOf(row.mobile))
 }
 
 function logRows(db: Store, rows: CallRead[]): LogRow[] {
@@ -151,8 +155,8 @@ interface CallSet {
   counts: Counts
   /** a page of call-log rows */
   logPage(offset: number, limit: number): LogRow[]
-  /** a page of call records, as JSON text */
-  recordPage(offset: number, limit: number): string[]
+  /** a page of call records, as stored (recordRenderer renders them) */
+  recordPage(offset: number, limit: number): CallRead[]
 }
 
 export interface Range {
@@ -187,7 +191,7 @@ function setFrom(db: Store, counts: { before: Counts; range: Counts }, cls: Call
     total,
     counts: counts.range,
     logPage: (offset, limit) => logRows(db, rows(offset, limit, 'log')),
-    recordPage: (offset, limit) => renderRecords(db, rows(offset, limit, 'record')),
+    recordPage: (offset, limit) => rows(offset, limit, 'record'),
   }
 }
 
@@ -338,14 +342,13 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
 const byIdSql = perClass((cls) => `SELECT ${CALL_COLUMNS} FROM calls c INDEXED BY calls_call_log_id
   WHERE c.call_log_id = CAST(? AS TEXT) AND c.start >= ${int()} AND c.start <= ${int()} ${classSql(cls).where}`)
 
-/** One call by call_log_id, if it is visible, in range, in scope and of the class: its record as JSON text. */
-function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): string[] {
+/** One call by call_log_id, if it is visible, in range, in scope and of the class. */
+function callById(db: Store, callLogId: string, scope: Scope, range: Range, cls: CallClass): CallRead[] {
   const rows = db.$client
     .query<CallRead, [string, number, number]>(byIdSql(cls))
     .all(callLogId, secondsOf(range.fromTime)!, secondsOf(range.toTime)!)
     .filter((r) => visibleStore(db, r.website_id) !== null)
-  const inScope = scope.kind === 'all' ? rows : rows.filter((r) => (scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds).includes(r.website_id))
-  return renderRecords(db, inScope)
+  return scope.kind === 'all' ? rows : rows.filter((r) => (scope.kind === 'store' ? [scope.websiteId] : scope.websiteIds).includes(r.website_id))
 }
 
 /**
@@ -359,8 +362,8 @@ export function scopeOf(db: Store, store: StoreRow | null, sapCode: string | nul
   return { kind: 'all' }
 }
 
-/** One page of call history (records as JSON text) and the total it is a page of: by call_log_id when given, else from the call set. */
-export function callHistoryPage(db: Store, scope: Scope, range: Range, cls: CallClass, callLogId: string | null, page: { offset: number; limit: number }): { total: number; records: string[] } {
+/** One page of call history (its calls, for recordRenderer) and the total it is a page of: by call_log_id when given, else from the call set. */
+export function callHistoryPage(db: Store, scope: Scope, range: Range, cls: CallClass, callLogId: string | null, page: { offset: number; limit: number }): { total: number; records: CallRead[] } {
   if (scope.kind === 'stores' && scope.websiteIds.length === 0) return { total: 0, records: [] }
   if (callLogId !== null) {
     const records = callById(db, callLogId, scope, range, cls)

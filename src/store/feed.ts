@@ -6,7 +6,7 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { CALL_READ_COLUMNS, recordFields, type CallRead } from './calls'
+import { CALL_READ_COLUMNS, pushRecord, type CallRead } from './calls'
 import { callerTotals } from './callerTotals'
 import { visibleStores } from './directory'
 import type { StoreFaces } from './derive/stores'
@@ -60,18 +60,34 @@ export function runBefore(db: Store, seq: number): number {
 export type FeedStart = { after: { seq: number; callLogId: string } } | { fromSeq: number }
 
 /**
- * A feed item at its position, as JSON text: a visible call as call history shows it
- * (an upsert), or a call no longer visible or gone (a delete).
+ * A feed item at its position: a call as stored (an upsert when its store is visible,
+ * rendered by feedItemRenderer), or a call gone from the master (`call` null, a delete).
  */
 export interface FeedRow {
   feed_seq: number
   call_log_id: string
-  item: string
+  call: (CallRead & { feed_seq: number }) | null
 }
 
 const deleteItem = (callLogId: string) => `{"change":"delete","call_log_id":${JSON.stringify(callLogId)}}`
+const UPSERT = '{"change":"upsert",'
 
-// a call of no store, an unknown one or an invisible one is a delete: visibility is the directory's
+/**
+ * What renders a page's feed items onto its pieces, its caller totals and stores read
+ * once a page: a visible call as call history shows it (an upsert), a call no longer
+ * visible or gone as a delete. A call of no store, an unknown one or an invisible
+ * one is a delete: visibility is the directory's, in the page's snapshot.
+ */
+export function feedItemRenderer(db: Store): (row: FeedRow, out: (string | number)[]) => void {
+  const totalOf = callerTotals(db)
+  const stores = visibleStores(db) // once a page: a look-up through the directory's version check costs a row 0.4 µs
+  return (row, out) => {
+    const store = row.call === null ? undefined : stores.get(row.call.website_id)
+    if (store) pushRecord(out, UPSERT, row.call!, store, totalOf(row.call!.mobile))
+    else out.push(deleteItem(row.call_log_id))
+  }
+}
+
 const FROM_CALLS = `SELECT c.feed_seq, ${CALL_READ_COLUMNS} FROM calls c INDEXED BY calls_feed`
 const FROM_GONE = 'SELECT g.feed_seq, g.call_log_id FROM feed_deleted g INDEXED BY feed_deleted_position'
 
@@ -89,15 +105,9 @@ export function feedRows(db: Store, start: FeedStart, limit: number): FeedRow[] 
   const how = 'after' in start ? 'after' : 'fromSeq'
   const params = 'after' in start ? [start.after.seq, start.after.callLogId, limit] : [start.fromSeq, limit]
   const calls = db.$client.query<CallRead & { feed_seq: number }, (string | number)[]>(SQL.calls[how]).all(...params)
-  const totalOf = callerTotals(db)
-  const stores = visibleStores(db) // once a page: a look-up through the directory's version check costs a row 0.4 µs
-  const rows: FeedRow[] = calls.map((c) => {
-    const store = stores.get(c.website_id)
-    const item = store ? `{"change":"upsert",${recordFields(c, store, totalOf(c.mobile))}}` : deleteItem(c.call_log_id)
-    return { feed_seq: c.feed_seq, call_log_id: c.call_log_id, item }
-  })
+  const rows: FeedRow[] = calls.map((c) => ({ feed_seq: c.feed_seq, call_log_id: c.call_log_id, call: c }))
   const gone = db.$client.query<{ feed_seq: number; call_log_id: string }, (string | number)[]>(SQL.gone[how]).all(...params)
   if (gone.length === 0) return rows // the usual case: no call ever left the master
   const byPosition = (a: FeedRow, b: FeedRow) => a.feed_seq - b.feed_seq || (a.call_log_id < b.call_log_id ? -1 : a.call_log_id > b.call_log_id ? 1 : 0)
-  return [...rows, ...gone.map((g) => ({ ...g, item: deleteItem(g.call_log_id) }))].sort(byPosition).slice(0, limit)
+  return [...rows, ...gone.map((g) => ({ ...g, call: null }))].sort(byPosition).slice(0, limit)
 }

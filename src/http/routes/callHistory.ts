@@ -1,13 +1,13 @@
 // POST /listing/listingtiles — call history across stores (spec 4.1, decisions 11-15).
 import { Elysia, t } from 'elysia'
 import { callClassOf } from '../../store/callClasses'
-import { callHistoryPage, scopeOf } from '../../store/calls'
+import { callHistoryPage, recordRenderer, scopeOf, type CallRead } from '../../store/calls'
 import { dealerIsActive } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answerRows, okHead, renderRows } from '../answer'
+import { answerRows, okHead, renderPieces } from '../answer'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField, suppliedOrNull } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
@@ -96,7 +96,7 @@ export const callHistory = (deps: ApiDeps) =>
           to_date: range.to,
           filters: { sap_code: sapCode, call_log_id: callLogId, substatus: suppliedOrNull(body.substatus) },
           paging: { total_records: total, total_pages: paging.total_pages, page: paging.page, limit: paging.limit, returned: paging.returned, has_more: paging.has_more },
-        }, renderRows<typeof CallRecord.static, string>(records, (r) => r))
+        }, renderPieces<typeof CallRecord.static, CallRead>(records, recordRenderer(deps.db)))
       }),
     routeOptions(Body, responsesWith404(Ok, examples['/listing/listingtiles'], {
         message: 'No record found',

@@ -2,9 +2,9 @@
 // calls in feed position order, after an opaque cursor.
 import { Elysia, t } from 'elysia'
 import { MAX_CURSOR_CHARS, type ChangesCursor } from '../../changesCursor'
-import { feedRows, feedState, runBefore, type FeedRow, type FeedStart, type FeedState } from '../../store/feed'
+import { feedItemRenderer, feedRows, feedState, runBefore, type FeedRow, type FeedStart, type FeedState } from '../../store/feed'
 import { readSnapshot } from '../../store/snapshot'
-import { answerRows, okHead, renderRows } from '../answer'
+import { answerRows, okHead, renderPieces } from '../answer'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
@@ -91,7 +91,7 @@ export const changes = (deps: ApiDeps) =>
           returned: rows.length,
           has_more: hasMore,
           next_cursor: next,
-        }, renderRows<Item, FeedRow>(rows, (r) => r.item))
+        }, renderPieces<Item, FeedRow>(rows, feedItemRenderer(deps.db)))
       }),
     routeOptions(Body, responses(Ok, examples['/listing/changes']), {
       summary: 'Change feed of call history',

@@ -5,7 +5,7 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answerRows, okHead, renderRows } from '../answer'
+import { answerRows, okHead, renderPieces } from '../answer'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
 import { Int, okFields, pagingFields, responses, routeOptions } from '../responses'
 
@@ -90,7 +90,7 @@ export const productFilter = (deps: ApiDeps) => {
           ...okHead(deps.db),
           user: integration.name,
           ...pagingOf(total, page, rows.length),
-        }, renderRows<typeof Product.static, StoredProduct>(rows, render))
+        }, renderPieces<typeof Product.static, StoredProduct>(rows, (row, out) => out.push(render(row))))
       }),
     routeOptions(Body, responses(Ok, examples['/products/filter']), {
       summary: 'Product filter',
