@@ -2,8 +2,7 @@
 // scenarios and bodies (bench/scenarios.ts), on a synced read store opened as a
 // serving worker opens it: where each answer's time goes before the network, and
 // a side-by-side check of a change without wrk's noise on the other core.
-// Not a test (it takes the place of bench-store.ts, which timed a few fixed bodies). With
-// `bun --cpu-prof`, a profile of the scenarios run.
+// Not a test. With `bun --cpu-prof`, a profile of the scenarios run.
 //   bun scripts/bench-inprocess.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only 'name|name'] [--seconds 3] [--rounds 3]
 import { loadConfig } from '../src/config'
 import { createApp } from '../src/http/app'

@@ -125,7 +125,7 @@ describe('readSnapshot', () => {
     expect(served.$client.inTransaction).toBe(true)
     sync.$client.run("INSERT INTO dealers VALUES ('IDLE1', 'Idle', 1)")
     // with no request at all, the held snapshot moves on to the commit within a poll or a renewal
-    const held = () => (served.$client.inTransaction ? (served.$client.query('SELECT count(*) AS n FROM dealers').get() as { n: number }).n : null)
+    const held = () => (served.$client.inTransaction ? count() : null)
     for (let i = 0; i < 200 && held() !== first + 1; i++) await Bun.sleep(10)
     expect(held()).toBe(first + 1)
     closeStore(served)

@@ -39,11 +39,11 @@ export type Pieces = (string | number)[]
  * joined once (answerRows). Cheaper than a string a row: a row built as a template or by +
  * is a rope of its parts, which the page's join then walks and copies again.
  */
-export function renderPieces<Out, In>(rows: readonly In[], render: (row: In, out: Pieces) => void): RenderedRows<Out> {
+export function renderPieces<Out, In>(rows: readonly In[], render: (row: In, out: Pieces, index: number) => void): RenderedRows<Out> {
   const out: Pieces = ['[']
   for (let i = 0; i < rows.length; i++) {
     if (i > 0) out.push(',')
-    render(rows[i], out)
+    render(rows[i], out, i)
   }
   out.push(']')
   return { pieces: out, count: rows.length }

@@ -33,8 +33,7 @@ const WITHOUT_DATA = `,"has_data":false,"message":${JSON.stringify(Message.noRec
 export function storeEntries<E extends Entry | EmployeeEntry>(deps: ApiDeps, integrationId: number, stores: StoreRow[], range: DateRange, withSapCode: boolean, grand?: MetricTotals): RenderedRows<E> {
   const figures = metricTotalsOf(deps.db, stores.map((s) => s.website_id), range.from, range.to)
   const own = fragments(deps.db)
-  let i = 0
-  return renderPieces(stores, (store, out) => {
+  return renderPieces(stores, (store, out, i) => {
     const key = (withSapCode ? -1 : 1) * (integrationId * 0x1_0000_0000 + store.website_id + 1)
     let fields = own.get(key)
     if (fields === undefined) {
@@ -48,7 +47,7 @@ export function storeEntries<E extends Entry | EmployeeEntry>(deps: ApiDeps, int
       if (own.size >= FRAGMENTS_LIMIT) own.clear()
       own.set(key, (fields = JSON.stringify(shown).slice(1, -1)))
     }
-    const { days, totals: t } = figures[i++]
+    const { days, totals: t } = figures[i]
     if (grand) addTotals(grand, t)
     out.push('{', fields, days > 0 ? WITH_DATA : WITHOUT_DATA, days,
       ',"totals":{"total_search":', t.total_search, ',"website_clicks":', t.website_clicks, ',"call_clicks":', t.call_clicks,

@@ -92,7 +92,7 @@ const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
  * was most of a page's cost; pieces, not a string a record: a record built as a
  * string was a rope that the page's join then flattened again.
  */
-export function pushRecord(out: (string | number)[], prefix: string, c: CallRead, store: StoreRow, total: number): void {
+function pushRecord(out: (string | number)[], prefix: string, c: CallRead, store: StoreRow, total: number): void {
   const start = timeText(c.start)
   const own = JSON.stringify({
     call_log_id: c.call_log_id,
@@ -131,13 +131,28 @@ function logRow(c: CallRead, total: number) {
 export type LogRow = ReturnType<typeof logRow>
 
 /**
- * What renders a page's call records onto its pieces, its caller totals and stores
- * read once a page: every row is of a visible store (the query's scope, or calls.visible).
+ * What writes a page's call records onto its pieces, after `prefix`, its caller totals
+ * and visible stores read once a page. It writes nothing and answers false for a call
+ * whose store is not visible (the change feed's delete).
  */
-export function recordRenderer(db: Store): (row: CallRead, out: (string | number)[]) => void {
+export function recordWriter(db: Store): (out: (string | number)[], prefix: string, call: CallRead) => boolean {
   const totalOf = callerTotals(db)
   const stores = visibleStores(db)
-  return (row, out) => pushRecord(out, '{', row, stores.get(row.website_id)!, totalOf(row.mobile))
+  return (out, prefix, call) => {
+    const store = stores.get(call.website_id)
+    if (store === undefined) return false
+    pushRecord(out, prefix, call, store, totalOf(call.mobile))
+    return true
+  }
+}
+
+/** What renders a page of call history's records: every row is of a visible store (the query's scope, or calls.visible). */
+export function recordRenderer(db: Store): (row: CallRead, out: (string | number)[]) => void {
+  const write = recordWriter(db)
+  return (row, out) => {
+    // never meant to happen; were it to, a 500 rather than an answer with a hole in its list
+    if (!write(out, '{', row)) throw new Error(`call ${row.call_log_id} of store ${row.website_id}, not visible, on a page of call history`)
+  }
 }
 
 function logRows(db: Store, rows: CallRead[]): LogRow[] {

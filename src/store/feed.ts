@@ -6,9 +6,7 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { CALL_READ_COLUMNS, pushRecord, type CallRead } from './calls'
-import { callerTotals } from './callerTotals'
-import { visibleStores } from './directory'
+import { CALL_READ_COLUMNS, recordWriter, type CallRead } from './calls'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
@@ -66,25 +64,22 @@ export type FeedStart = { after: { seq: number; callLogId: string } } | { fromSe
 export interface FeedRow {
   feed_seq: number
   call_log_id: string
-  call: (CallRead & { feed_seq: number }) | null
+  call: CallRead | null
 }
 
 const deleteItem = (callLogId: string) => `{"change":"delete","call_log_id":${JSON.stringify(callLogId)}}`
 const UPSERT = '{"change":"upsert",'
 
 /**
- * What renders a page's feed items onto its pieces, its caller totals and stores read
- * once a page: a visible call as call history shows it (an upsert), a call no longer
- * visible or gone as a delete. A call of no store, an unknown one or an invisible
- * one is a delete: visibility is the directory's, in the page's snapshot.
+ * What renders a page's feed items onto its pieces: a visible call as call history
+ * shows it (an upsert), a call no longer visible or gone as a delete. A call of no
+ * store, an unknown one or an invisible one is a delete: visibility is the
+ * directory's, in the page's snapshot (read once a page, by recordWriter).
  */
 export function feedItemRenderer(db: Store): (row: FeedRow, out: (string | number)[]) => void {
-  const totalOf = callerTotals(db)
-  const stores = visibleStores(db) // once a page: a look-up through the directory's version check costs a row 0.4 µs
+  const write = recordWriter(db)
   return (row, out) => {
-    const store = row.call === null ? undefined : stores.get(row.call.website_id)
-    if (store) pushRecord(out, UPSERT, row.call!, store, totalOf(row.call!.mobile))
-    else out.push(deleteItem(row.call_log_id))
+    if (row.call === null || !write(out, UPSERT, row.call)) out.push(deleteItem(row.call_log_id))
   }
 }
 
