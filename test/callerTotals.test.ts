@@ -71,9 +71,11 @@ describe('caller totals in memory', () => {
     expect(compare(db).inMemory).toBe(true)
   })
 
-  // the base's layout (buckets of consecutive numbers, the callers in blocks): numbers at its edges,
-  // a crowded bucket, the blocks' seams, and none at all
-  const layouts: [string, number[]][] = [
+  // the base's layout (buckets of consecutive numbers, the callers in blocks, a word a caller with
+  // its total in 16 bits or kept aside): numbers at its edges, a crowded bucket, the blocks' seams,
+  // totals at and past 16 bits, and none at all
+  const SMALL_TOTALS = (i: number) => 1 + (i % 977)
+  const layouts: [string, number[], ((i: number) => number)?][] = [
     ['no callers', []],
     ['one caller', [19_876_543_210]],
     ['a caller with no digits and the largest number', [1, 19_999_999_999]],
@@ -84,15 +86,18 @@ describe('caller totals in memory', () => {
       ...Array.from({ length: 40_000 }, (_, i) => 10_000_000_000 + i * 249_989),
       ...Array.from({ length: 30 }, (_, i) => 10_000_000_000 + 2 ** i), 10_000_000_000 + 2 ** 32, 10_000_000_000 + 2 ** 33 + 1,
     ]],
+    ['totals of 16 bits and more, beside small ones in the same buckets', [
+      ...Array.from({ length: 3_000 }, (_, i) => 15_000_000_000 + i * 7), 10_000_000_000, 19_999_999_999,
+    ], (i) => [65_534, 65_535, 65_536, 1, 1_000_000, 2_147_483_647, 977, 131_071][i % 8]],
   ]
-  for (const [name, numbers] of layouts) {
+  for (const [name, numbers, totalAt = SMALL_TOTALS] of layouts) {
     test(`a base of ${name}: every caller's total, and 0 for every other number`, () => {
       const db = openStore(':memory:')
       const truth = new Map<number, number>()
       const insert = db.$client.query('INSERT INTO callers (mobile, total, seq) VALUES (?, ?, 0)')
       db.$client.transaction(() => {
         for (const [i, mobile] of numbers.entries()) if (!truth.has(mobile)) {
-          truth.set(mobile, 1 + (i % 977))
+          truth.set(mobile, totalAt(i))
           insert.run(mobile, truth.get(mobile)!)
         }
       })()

@@ -21,14 +21,20 @@ import { allAtOnce, buildAhead, buildOf, PER_VERSION, perVersion, sliced, type S
 
 /**
  * Every caller as of one sync run (`seq`, the feed position of the newest run in
- * its snapshot), sorted, as pairs (the number's offset within its bucket, the
- * total) in blocks of BLOCK callers: 8 bytes a caller, 35 MB at production size's
- * 4.4 million. A bucket is a run of `width` consecutive numbers from `min`, and
- * `starts` holds where each bucket's callers begin: a look-up reads one entry of
- * it (cache-resident, 512 KB at most) and then lands among a few dozen callers,
- * next to its total. Over scale 1's 4.4 million callers a look-up costs 98–128 ns, against
- * 205–250 for chunk objects of 1,000 callers found by a binary search over their firsts, and a
- * 500-row call log 835–891 → 1,063–1,086 req/s (issue 12).
+ * its snapshot), sorted, each one 32-bit word (the number's offset within its
+ * bucket, 16 bits, then its total, 16 bits) in blocks of BLOCK callers: 4 bytes a
+ * caller, 17.6 MB at production size's 4.4 million. A total of 65,535 or more is
+ * kept in `large` by number, its word saying only LARGE. A bucket is a run of
+ * `width` (at most 2^16) consecutive numbers from `min`, and `starts` holds where
+ * each bucket's callers begin: a look-up reads one entry of it (about 600 KB over
+ * 10-digit numbers) and then lands among a few dozen callers, its total in the
+ * same word. Over scale 1's 4.4 million callers a look-up costs about 100 ns,
+ * against 205–250 for chunk objects of 1,000 callers found by a binary search over
+ * their firsts, and a 500-row call log 835–891 → 1,063–1,086 req/s (issue 12).
+ * Half of the 8 bytes a caller of pairs of 32-bit numbers: every byte JavaScript
+ * holds counts in the heap size from which JavaScriptCore lets the heap grow
+ * (about twice that) before it collects, so the base's bytes weighed on a serving
+ * process's peak more than twice over (docs/benchmarks.md).
  */
 interface Base {
   seq: number
@@ -40,13 +46,20 @@ interface Base {
   /** bucket b's callers are [starts[b], starts[b + 1]) */
   starts: Int32Array
   blocks: Uint32Array[]
+  /** totals of LARGE or more, by number */
+  large: Map<number, number>
 }
 
-/** Callers a block (2^16: 512 KB a block; a bucket's callers may span two). */
+/** Callers a block (2^16: 256 KB a block; a bucket's callers may span two). */
 const BLOCK_BITS = 16
 const BLOCK_MASK = (1 << BLOCK_BITS) - 1
-/** Buckets at most: `starts` stays at 512 KB, and a bucket of production's callers holds about 36. */
+/** A bucket is as narrow as this many buckets allow, and never wider than an offset's 16 bits. */
 const MAX_BUCKETS = 2 ** 17
+const WIDEST = 2 ** 16
+/** A stored number is at most 11 digits (callCodec.ts): 2^35 / WIDEST buckets at most, 2 MB of starts. */
+const MOST_BUCKETS = 2 ** 19
+/** A word's total that says "see `large`": totals from here on do not fit its 16 bits. */
+const LARGE = 0xffff
 
 /**
  * Callers read a slice at a time, as many slices a turn of the event loop as fit
@@ -162,10 +175,13 @@ export function callerTotals(db: Store): (mobile: number) => number {
     const seek = db.$client.query<{ total: number }, [number]>(BY_MOBILE)
     return (mobile) => seek.get(mobile)?.total ?? 0
   }
-  const { changed, base: { min, last, width, starts, blocks } } = lookup
-  // the caller at place i: its offset within its bucket, and its total beside it
-  const offsetAt = (i: number) => blocks[i >>> BLOCK_BITS][(i & BLOCK_MASK) * 2]
-  const totalAt = (i: number) => blocks[i >>> BLOCK_BITS][(i & BLOCK_MASK) * 2 + 1]
+  const { changed, base: { min, last, width, starts, blocks, large } } = lookup
+  // the caller at place i: its word, its offset within its bucket in the high half, its total in the low
+  const wordAt = (i: number) => blocks[i >>> BLOCK_BITS][i & BLOCK_MASK]
+  const totalOf = (word: number, mobile: number) => {
+    const total = word & LARGE
+    return total === LARGE ? large.get(mobile)! : total
+  }
   return (mobile) => {
     const total = changed.get(mobile)
     if (total !== undefined) return total
@@ -179,15 +195,17 @@ export function callerTotals(db: Store): (mobile: number) => number {
     // two on evenly spread numbers), then halving what is left of a crowded bucket
     let i = Math.min(hi, lo + Math.floor((offset / width) * (hi - lo + 1)))
     for (let step = 0; step < 8 && lo <= hi; step++) {
-      const k = offsetAt(i)
-      if (k === offset) return totalAt(i)
+      const word = wordAt(i)
+      const k = word >>> 16
+      if (k === offset) return totalOf(word, mobile)
       if (k < offset) lo = ++i
       else hi = --i
     }
     while (lo <= hi) {
       i = (lo + hi) >>> 1
-      const k = offsetAt(i)
-      if (k === offset) return totalAt(i)
+      const word = wordAt(i)
+      const k = word >>> 16
+      if (k === offset) return totalOf(word, mobile)
       if (k < offset) lo = i + 1
       else hi = i - 1
     }
@@ -276,6 +294,7 @@ class Collector {
   private readonly width: number
   private readonly starts: Int32Array
   private readonly blocks: Uint32Array[] = []
+  private readonly large = new Map<number, number>()
   private size = 0
   /** the next bucket whose start is not yet known */
   private bucket = 0
@@ -288,12 +307,14 @@ class Collector {
 
   constructor({ min, max }: Bounds) {
     this.min = min ?? 0
-    // buckets of a power of two wide, as narrow as MAX_BUCKETS allow: a stored number is at
-    // most 11 digits (callCodec.ts), so a bucket is at most 2^20 wide and an offset fits 32 bits
+    // buckets of a power of two wide, as narrow as MAX_BUCKETS allow, and at most WIDEST, so an
+    // offset fits its 16 bits
     let shift = 0
-    while (max !== null && (max - this.min) / 2 ** shift >= MAX_BUCKETS) shift++
+    while (max !== null && (max - this.min) / 2 ** shift >= MAX_BUCKETS && 2 ** shift < WIDEST) shift++
     this.width = 2 ** shift
     this.last = max === null ? -1 : Math.floor((max - this.min) / this.width)
+    // never so with the numbers callCodec.ts stores; the read fails, and totals are seeks
+    if (this.last + 2 > MOST_BUCKETS) throw new Error('caller numbers beyond 11 digits')
     this.starts = new Int32Array(this.last + 2)
   }
 
@@ -308,7 +329,7 @@ class Collector {
 
   /** A slice's text: decimal integers, a comma between each, mobile then total. */
   private add(slice: Slice): void {
-    const { keys, totals, min, width, starts, blocks } = this
+    const { keys, totals, min, width, starts, blocks, large } = this
     const text = slice.text!
     let n = 0
     let value = 0
@@ -330,15 +351,15 @@ class Collector {
       // a caller past the bounds read first (the table changed under a reader that is not a snapshot) fails the read
       if (!(bucket >= this.bucket - 1 && bucket <= this.last)) throw new Error('callers out of order')
       while (this.bucket <= bucket) starts[this.bucket++] = place
-      if ((place & BLOCK_MASK) === 0) blocks.push(new Uint32Array(2 << BLOCK_BITS))
-      const block = blocks[place >>> BLOCK_BITS]
-      block[(place & BLOCK_MASK) * 2] = keys[j] - min - bucket * width
-      block[(place & BLOCK_MASK) * 2 + 1] = totals[j]
+      if ((place & BLOCK_MASK) === 0) blocks.push(new Uint32Array(1 << BLOCK_BITS))
+      const total = totals[j]
+      if (total >= LARGE) large.set(keys[j], total)
+      blocks[place >>> BLOCK_BITS][place & BLOCK_MASK] = (keys[j] - min - bucket * width) * 0x1_0000 + Math.min(total, LARGE)
     }
   }
 
   base(seq: number): Base {
     while (this.bucket < this.starts.length) this.starts[this.bucket++] = this.size
-    return { seq, size: this.size, min: this.min, last: this.last, width: this.width, starts: this.starts, blocks: this.blocks }
+    return { seq, size: this.size, min: this.min, last: this.last, width: this.width, starts: this.starts, blocks: this.blocks, large: this.large }
   }
 }
