@@ -6,6 +6,7 @@
 // read the tables whole, in the order the answers list them, so SQLite's
 // collation decides every order.
 import type { Store } from './open'
+import { interner } from './interned'
 import { PER_VERSION, perContent, sliced, type Steps } from './snapshot'
 
 export interface Integration {
@@ -68,8 +69,10 @@ const directoryOf = perContent(['integrations', 'dealers', 'stores', 'employees'
   // In store entries and dealer blocks a NULL city or state is "" (master-contract §2); call records keep NULL.
   const visibleStores = new Map<number, StoreRow>()
   const storesOfDealer = new Map<string, StoreRow[]>()
+  const same = interner() // places repeat across stores
   yield* sliced(rows<StoreFace>(`SELECT website_id, sap_code, dealership_name, city, district, state, country, pincode
-      FROM stores WHERE visible = 1 ORDER BY website_id`), (f) => {
+      FROM stores WHERE visible = 1 ORDER BY website_id`), (read) => {
+    const f: StoreFace = { ...read, city: same(read.city), district: same(read.district), state: same(read.state), country: same(read.country) }
     const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f, faceFields: JSON.stringify(f).slice(1, -1) }
     visibleStores.set(s.website_id, s)
     const list = storesOfDealer.get(s.sap_code)

@@ -7,6 +7,7 @@
 // products) at a time: no statement runs, and no product is visited that does
 // not match.
 import type { Store } from './open'
+import { interner } from './interned'
 import { PER_VERSION, perContent, sliced, type Steps } from './snapshot'
 
 export const PRODUCT_FILTERS = {
@@ -57,7 +58,12 @@ function* buildCatalogue(db: Store): Steps<Catalogue> {
       FROM products WHERE status = 1 ORDER BY id`,
     )
   const products: Product[] = []
-  yield* sliced(rows.iterate(), (r) => products.push({ ...r, images: JSON.parse(r.images) as string[] }))
+  const same = interner() // filter values repeat across the catalogue
+  yield* sliced(rows.iterate(), (r) => {
+    const p: Product = { ...r, images: JSON.parse(r.images) as string[] }
+    for (const f of FILTERS) p[f] = same(p[f])
+    products.push(p)
+  })
   const lists = Object.fromEntries(FILTERS.map((f) => [f, new Map<string, Product[]>()])) as Catalogue['lists']
   const bitmaps = Object.fromEntries(FILTERS.map((f) => [f, new Map<string, Uint32Array>()])) as Catalogue['bitmaps']
   const words = (products.length + 31) >>> 5
