@@ -1,5 +1,6 @@
 // The success envelope: what a route's handler returns, serialised here and
 // compressed when the client asks (decision 33).
+import type { Pieces } from '../store/calls'
 import { dataAsOf } from '../store/freshness'
 import type { Store } from '../store/open'
 import { noteFor } from './accessLog'
@@ -30,9 +31,6 @@ export interface RenderedRows<R> {
   /** the row type, for the compiler only */
   readonly row?: R
 }
-
-/** An answer's text in pieces, joined once: strings, and numbers written as JSON writes them. */
-export type Pieces = (string | number)[]
 
 /**
  * Rows of the answer's row type Out, each pushed onto one list of pieces by `render`,

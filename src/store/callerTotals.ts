@@ -178,8 +178,9 @@ export function callerTotals(db: Store): (mobile: number) => number {
   const { changed, base: { min, last, width, starts, blocks, large } } = lookup
   // the caller at place i: its word, its offset within its bucket in the high half, its total in the low
   const wordAt = (i: number) => blocks[i >>> BLOCK_BITS][i & BLOCK_MASK]
-  const totalOf = (word: number, mobile: number) => {
-    const total = word & LARGE
+  const offsetAt = (i: number) => wordAt(i) >>> 16
+  const totalAt = (i: number, mobile: number) => {
+    const total = wordAt(i) & LARGE
     return total === LARGE ? large.get(mobile)! : total
   }
   return (mobile) => {
@@ -195,17 +196,15 @@ export function callerTotals(db: Store): (mobile: number) => number {
     // two on evenly spread numbers), then halving what is left of a crowded bucket
     let i = Math.min(hi, lo + Math.floor((offset / width) * (hi - lo + 1)))
     for (let step = 0; step < 8 && lo <= hi; step++) {
-      const word = wordAt(i)
-      const k = word >>> 16
-      if (k === offset) return totalOf(word, mobile)
+      const k = offsetAt(i)
+      if (k === offset) return totalAt(i, mobile)
       if (k < offset) lo = ++i
       else hi = --i
     }
     while (lo <= hi) {
       i = (lo + hi) >>> 1
-      const word = wordAt(i)
-      const k = word >>> 16
-      if (k === offset) return totalOf(word, mobile)
+      const k = offsetAt(i)
+      if (k === offset) return totalAt(i, mobile)
       if (k < offset) lo = i + 1
       else hi = i - 1
     }

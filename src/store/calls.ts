@@ -83,6 +83,9 @@ const COLUMNS: Record<Shape, string> = { record: CALL_COLUMNS, log: LOG_COLUMNS 
 
 const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
 
+/** An answer's text in pieces, joined once (http/answer.ts): strings, and numbers written as JSON writes them. */
+export type Pieces = (string | number)[]
+
 /**
  * A call record (spec 2.1) as JSON text, pushed onto a page's pieces (joined once
  * a page): `prefix` (its opening brace, and what comes before the record in it),
@@ -92,7 +95,7 @@ const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
  * was most of a page's cost; pieces, not a string a record: a record built as a
  * string was a rope that the page's join then flattened again.
  */
-function pushRecord(out: (string | number)[], prefix: string, c: CallRead, store: StoreRow, total: number): void {
+function pushRecord(out: Pieces, prefix: string, c: CallRead, store: StoreRow, total: number): void {
   const start = timeText(c.start)
   const own = JSON.stringify({
     call_log_id: c.call_log_id,
@@ -135,7 +138,7 @@ export type LogRow = ReturnType<typeof logRow>
  * and visible stores read once a page. It writes nothing and answers false for a call
  * whose store is not visible (the change feed's delete).
  */
-export function recordWriter(db: Store): (out: (string | number)[], prefix: string, call: CallRead) => boolean {
+export function recordWriter(db: Store): (out: Pieces, prefix: string, call: CallRead) => boolean {
   const totalOf = callerTotals(db)
   const stores = visibleStores(db)
   return (out, prefix, call) => {
@@ -147,7 +150,7 @@ export function recordWriter(db: Store): (out: (string | number)[], prefix: stri
 }
 
 /** What renders a page of call history's records: every row is of a visible store (the query's scope, or calls.visible). */
-export function recordRenderer(db: Store): (row: CallRead, out: (string | number)[]) => void {
+export function recordRenderer(db: Store): (row: CallRead, out: Pieces) => void {
   const write = recordWriter(db)
   return (row, out) => {
     // never meant to happen; were it to, a 500 rather than an answer with a hole in its list

@@ -6,7 +6,7 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { CALL_READ_COLUMNS, recordWriter, type CallRead } from './calls'
+import { CALL_READ_COLUMNS, recordWriter, type CallRead, type Pieces } from './calls'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
@@ -76,7 +76,7 @@ const UPSERT = '{"change":"upsert",'
  * store, an unknown one or an invisible one is a delete: visibility is the
  * directory's, in the page's snapshot (read once a page, by recordWriter).
  */
-export function feedItemRenderer(db: Store): (row: FeedRow, out: (string | number)[]) => void {
+export function feedItemRenderer(db: Store): (row: FeedRow, out: Pieces) => void {
   const write = recordWriter(db)
   return (row, out) => {
     if (row.call === null || !write(out, UPSERT, row.call)) out.push(deleteItem(row.call_log_id))
