@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os'
 import type { Level } from './log'
 import { masterUrlProblem } from './sync/masterUrl'
 import { STORELOOKUP_MIN_SECRET_BYTES } from './storelookup'
+import { withoutServeHeapGrowth, withServingHeapGrowth } from './heapGrowth'
 
 export interface Config {
   port: number
@@ -133,5 +134,8 @@ export function requireMysqlUrl(config: Config): string {
 export function childEnvironment(settings: Partial<Record<SettingName, string>>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env }
   for (const name of SETTING_NAMES) delete env[name]
-  return { ...env, ...settings }
+  return { ...withoutServeHeapGrowth(env), ...settings }
 }
+
+/** The environment serve runs itself again with to set its heap's growth (heapGrowth.ts); null when it is set already. */
+export const servingEnvironment = () => withServingHeapGrowth(process.env)

@@ -1,7 +1,8 @@
 // listing-api serve: WORKERS serving threads share the port; this thread
 // supervises them and runs the sync schedule, each run a process of its own
 // (http/workers.ts, sync/schedule.ts).
-import { requireMysqlUrl, requireSecret } from '../config'
+import { requireMysqlUrl, requireSecret, servingEnvironment } from '../config'
+import { runAgain } from '../heapGrowth'
 import { READY_WAIT_MS, startWorkers } from '../http/workers'
 import { createLogger } from '../log'
 import { closeStore, openStore } from '../store/open'
@@ -19,6 +20,9 @@ export const serve: Command = {
     const secret = requireSecret(config)
     checkWritable(config.dbPath)
     const mysqlUrl = config.syncInterval === undefined ? undefined : requireMysqlUrl(config)
+    // after the checks above, which fail the same either way; before anything is opened
+    const tuned = servingEnvironment()
+    if (tuned) runAgain(process.argv.slice(2), tuned)
     closeStore(openStore(config.dbPath)) // create or migrate the read store once, before the workers open it
     const workers = await startWorkers(config, secret, log)
     const startedAt = performance.now()
