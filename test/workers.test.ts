@@ -4,9 +4,9 @@
 // answered while a scheduled sync is held mid-run, and SIGTERM drains every
 // worker and rolls a sync back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
+import { getPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTest, TEST_KEYS } from '../db/fixtures/test'
 import { benchKey, seedMaster } from '../scripts/seed-master'
@@ -51,6 +51,19 @@ function rawPost(port: number, path: string, body: string, key = TEST_KEYS.acme)
     socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   })
 }
+
+/** The processes whose parent is `pid`, from /proc (a process's stat: "pid (name) state ppid ..."). */
+const childrenOf = (pid: number) =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid
+      } catch {
+        return false // ended meanwhile
+      }
+    })
+    .map(Number)
 
 const requestsTotal = (metrics: string) =>
   metrics
@@ -184,6 +197,9 @@ describe('serve with a sync schedule', () => {
     const s = await serve(['--db-path', path, '--workers', '2', '--sync-interval', '3600', '--mysql-url', m.url], { LISTING_API_HOLD_AT: 'snapshot:4000' })
     for (let i = 0; i < 100 && lastRun(path)?.finished_at !== null; i++) await Bun.sleep(20)
     expect(lastRun(path)).toEqual({ ok: null, error: null, finished_at: null }) // the run is under way
+    // its process works below the serving workers' priority (10 more nice), serve at the one it was started with
+    expect(getPriority(s.proc.pid)).toBe(getPriority())
+    expect(childrenOf(s.proc.pid).map((pid) => getPriority(pid))).toEqual([Math.min(19, getPriority() + 10)])
     await Bun.sleep(300)
     const times: number[] = []
     for (let i = 0; i < 20; i++) {
