@@ -96,6 +96,10 @@ export const MUTANTS: Mutant[] = [
   { name: 'an idle serving connection lets its snapshot go', file: 'src/store/snapshot.ts', find: '  if (moved) letGo(db, t)', replace: '  if (moved || performance.now() - s.openedAt > 50) letGo(db, t)', tests: ['test/store.test.ts'] },
   { name: 'a new copy built in one piece, requests waiting behind it', file: 'src/store/snapshot.ts', find: 'while (builds.length > 0 && performance.now() < until)', replace: 'while (builds.length > 0)', tests: ['test/store.test.ts'] },
   { name: 'a remembered key outlives the sync that revoked it', file: 'src/http/auth.ts', find: 'const knownKeys = perVersion((): Map<string, Integration> => new Map())', replace: 'const remembered = new Map<string, Integration>()\nconst knownKeys = (_: Store) => remembered', tests: ['test/protocol.test.ts'] },
+  { name: "serve never runs itself again with its heap growth", file: 'src/cli/serve.ts', find: '    if (tuned) runAgain(process.argv.slice(2), tuned)', replace: '    void tuned', tests: ['test/heapGrowth.test.ts'] },
+  { name: "an operator's heap growth overridden", file: 'src/heapGrowth.ts', find: '  if (env[HEAP_GROWTH_VARIABLE] !== undefined) return null', replace: '  if (env[HEAP_GROWTH_BY_SERVE] !== undefined) return null', tests: ['test/heapGrowth.test.ts'] },
+  { name: "a scheduled sync inherits serve's heap growth", file: 'src/config.ts', find: '  return { ...withoutServeHeapGrowth(env), ...settings }', replace: '  return { ...env, ...settings }', tests: ['test/heapGrowth.test.ts'] },
+  { name: "a scheduled sync at serve's CPU priority", file: 'src/sync/schedule.ts', find: 'getPriority() + RUN_NICE', replace: 'getPriority()', tests: ['test/workers.test.ts'] },
 ]
 
 /** What is caught: true when the tests fail with the mutant planted. */
