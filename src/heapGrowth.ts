@@ -16,7 +16,7 @@
 // variables: serve runs itself again with the variable set (execve: the same process,
 // so systemd and anything that watches its id see one). An operator who sets the
 // variable keeps their value, and nothing runs twice.
-import { compiled, selfCommand } from './self'
+import { selfCommand } from './self'
 
 export const HEAP_GROWTH_VARIABLE = 'BUN_JSC_heapGrowthMaxIncrease'
 export const SERVE_HEAP_GROWTH = '0.75'
@@ -35,9 +35,8 @@ export function withServingHeapGrowth(env: Record<string, string | undefined>): 
 /** Runs this program again in this process (execve) with `args` and `env`: returns only where a runtime cannot. */
 export function runAgain(args: string[], env: Record<string, string | undefined>): void {
   if (typeof process.execve !== 'function') return
-  // from source, bun's own flags (--inspect, say) come along; a compiled binary has none to pass
-  const [file, ...rest] = selfCommand(args)
-  process.execve(file, compiled ? [file, ...rest] : [file, ...process.execArgv, ...rest], env)
+  const argv = selfCommand(args, { runtimeFlags: true })
+  process.execve(argv[0], argv, env)
 }
 
 /** A child's environment without the heap growth serve set for itself (an operator's own setting is passed on). */

@@ -3,13 +3,13 @@
 // and serve it with the binary alone, every endpoint answering.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchKey, seedMaster } from '../scripts/seed-master'
 import { build } from '../scripts/build'
 import { HEAP_GROWTH_VARIABLE, SERVE_HEAP_GROWTH } from '../src/heapGrowth'
-import { demoPort, servePort, spawnOnFreePort } from './helpers'
+import { demoPort, environmentOf, servePort, spawnOnFreePort } from './helpers'
 import { throwawayMaster } from './mariadb'
 
 const work = mkdtempSync(join(tmpdir(), 'listing-binary-'))
@@ -68,7 +68,7 @@ describe('the compiled binary', () => {
     ])
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
     // the binary ran itself again in place with its serving heap growth (src/heapGrowth.ts)
-    expect(readFileSync(`/proc/${proc.pid}/environ`, 'utf8').split('\0')).toContain(`${HEAP_GROWTH_VARIABLE}=${SERVE_HEAP_GROWTH}`)
+    expect(environmentOf(proc.pid)[HEAP_GROWTH_VARIABLE]).toBe(SERVE_HEAP_GROWTH)
     expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200)
     // the scheduled run is the binary's own sync command, in a process of its own
     await line(/"msg":"sync ok"/)

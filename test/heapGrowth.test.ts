@@ -2,12 +2,12 @@
 // process, with JavaScriptCore's heap growth set; an operator's own value is kept;
 // the sync runs serve starts do not inherit what serve set for itself.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { childEnvironment } from '../src/config'
 import { HEAP_GROWTH_BY_SERVE, HEAP_GROWTH_VARIABLE, SERVE_HEAP_GROWTH, withoutServeHeapGrowth, withServingHeapGrowth } from '../src/heapGrowth'
-import { servePort, spawnOnFreePort } from './helpers'
+import { environmentOf, servePort, spawnOnFreePort } from './helpers'
 
 const dir = mkdtempSync(join(tmpdir(), 'listing-heap-'))
 const SECRET = 'heap-test-secret-0123456789abcdef0123'
@@ -15,15 +15,6 @@ const started: { kill(signal?: number | NodeJS.Signals): void; exitCode: number 
 afterAll(() => {
   for (const p of started) if (p.exitCode === null) p.kill('SIGKILL')
 })
-
-/** A running process's environment, from /proc. */
-const environmentOf = (pid: number) =>
-  Object.fromEntries(
-    readFileSync(`/proc/${pid}/environ`, 'utf8')
-      .split('\0')
-      .filter(Boolean)
-      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
-  )
 
 describe('the environment serve runs itself again with', () => {
   test('sets the growth and marks it as serve\'s, keeping everything else', () => {

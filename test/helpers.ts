@@ -11,6 +11,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { openStore, type Store } from '../src/store/open'
 import { applyChanges } from '../src/store/load'
 import { firstLine, gatherLines } from '../scripts/bench/probe'
+import { readFileSync } from 'node:fs'
 
 export { TEST_KEYS }
 
@@ -159,3 +160,12 @@ export async function spawnOnFreePort(argv: string[], options: { env?: Record<st
   }
   return { proc, port: Number(portIn(listening)), output, line }
 }
+
+/** A running process's environment, from /proc. */
+export const environmentOf = (pid: number): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  )
