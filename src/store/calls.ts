@@ -12,6 +12,7 @@ import { callerTotals } from './callerTotals'
 import { dayNumber, dayText, mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storesOfDealer, visibleStore, visibleStores, type StoreRow } from './directory'
+import { firstPassing } from './passing'
 import type { Store } from './open'
 
 const ZERO: Counts = { answered: 0, missed: 0, offline: 0, secAnswered: 0, secMissed: 0, secOffline: 0 }
@@ -340,16 +341,16 @@ const allSql = perClass((cls) => {
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const sql = allSql(cls)
   const upTo = db.$client.query<{ minute: number; cum: number; skipped: number }, [number]>(sql.upTo)
-  return setFrom(db, globalCounts(db, range), cls, (target, _offset, limit, shape) => {
-    // the first minute whose running total passes the target: a binary search
-    // over the minutes of the range, each probe one rowid seek
-    let { first: lo, last: hi } = minutesOfRange(range)
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2)
-      if ((upTo.get(mid)?.cum ?? 0) > target) hi = mid
-      else lo = mid + 1
-    }
-    const start = upTo.get(lo)
+  const counts = globalCounts(db, range)
+  const below = countOf(counts.before, cls)
+  const through = below + countOf(counts.range, cls)
+  return setFrom(db, counts, cls, (target, _offset, limit, shape) => {
+    // the first minute of the range whose running total passes the target, each probe one rowid seek
+    const { first, last } = minutesOfRange(range)
+    const { row: start } = firstPassing(first, last, below, through, target, (minute) => {
+      const row = upTo.get(minute)
+      return row && { at: row.minute, total: row.cum, row }
+    })
     if (!start) return []
     return db.$client
       .query<CallRead, [number, number, number, number]>(sql.page[shape])
