@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { migrations } from '../src/store/migrations'
 import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
-import { callValues, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
+import { callValues, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
@@ -74,6 +74,16 @@ describe('substatus and mobile', () => {
     }
     expect(mobileKey('12345')).not.toBe(mobileKey('0012345'))
     expect(mobileOf('+91 (700) 000-0001')).toBe('7000000001')
+  })
+
+  test("a call's mobile read from its caller number is the stored mobile's digits", () => {
+    const numbers = ['+919876543210', '9876543210', '09876543210', '+91 98765 43210', '+91-98765-4321O', '98765 43210', '+91 (700) 000-0001',
+      '12345', '0012345', '', 'abcdefghij', '1234567890x', 'x1234567890', '+44 20 7946 0958', '٩٨٧٦٥٤٣٢١٠', '+91987654321０', '98765:43210', '98765/43210', '+9198765432:0', '/9876543210']
+    for (let i = 0; i < 500; i++) numbers.push(`+${i % 7}${String(i * 7_919_333).padStart(11 + (i % 3), '0')}${i % 5 === 0 ? ' ' : ''}`)
+    for (const n of numbers) expect(mobileOfCall(n, mobileKey(mobileOf(n)))).toBe(mobileOf(n))
+    // the caller number's own digits are taken only when they are the mobile's: otherwise the stored one
+    expect(mobileOfCall('+91 98765 43210', mobileKey('9876543210'))).toBe('9876543210')
+    expect(mobileOfCall('12345', mobileKey('12345'))).toBe('12345')
   })
 })
 

@@ -124,6 +124,22 @@ export const mobileKey = (mobile: string): number => Number(`1${mobile}`)
 /** A stored mobile as its digits. */
 export const mobileDigits = (key: number): string => String(key).slice(1)
 
+/**
+ * A call's mobile as its digits, from its caller number when that ends in ten digits
+ * (they are then the mobile, mobileOf's last ten digits), else from the stored mobile.
+ * Writing an 11-digit number as text was a 50-row page's costliest field after the
+ * record's own JSON.
+ */
+export function mobileOfCall(callerNumber: string, key: number): string {
+  const n = callerNumber.length
+  if (n < 10) return mobileDigits(key)
+  for (let i = n - 10; i < n; i++) {
+    const c = callerNumber.charCodeAt(i)
+    if (c < 48 || c > 57) return mobileDigits(key)
+  }
+  return callerNumber.slice(n - 10)
+}
+
 // ---- a whole call ----
 
 /** The columns of `calls` in the order callValues gives them (the key, start and call_log_id, first). */

@@ -9,7 +9,7 @@
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
-import { dayNumber, dayText, mobileDigits, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
+import { dayNumber, dayText, mobileOfCall, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storesOfDealer, visibleStore, visibleStores, type StoreRow } from './directory'
 import { firstPassing } from './passing'
@@ -101,7 +101,7 @@ function pushRecord(out: Pieces, prefix: string, c: CallRead, store: StoreRow, t
   const own = JSON.stringify({
     call_log_id: c.call_log_id,
     call_number_with_c_code: c.caller_number,
-    mobile: mobileDigits(c.mobile),
+    mobile: mobileOfCall(c.caller_number, c.mobile),
     call_start_time: start,
     call_duration_minutes: minutesOf(c.duration_seconds),
     call_did_number: c.did_number,
