@@ -100,6 +100,10 @@ export const MUTANTS: Mutant[] = [
   { name: "an operator's heap growth overridden", file: 'src/heapGrowth.ts', find: '  if (env[HEAP_GROWTH_VARIABLE] !== undefined) return null', replace: '  if (env[HEAP_GROWTH_BY_SERVE] !== undefined) return null', tests: ['test/heapGrowth.test.ts'] },
   { name: "a scheduled sync inherits serve's heap growth", file: 'src/config.ts', find: '  return { ...withoutServeHeapGrowth(env), ...settings }', replace: '  return { ...env, ...settings }', tests: ['test/heapGrowth.test.ts'] },
   { name: "a scheduled sync at serve's CPU priority", file: 'src/sync/schedule.ts', find: 'getPriority() + RUN_NICE', replace: 'getPriority()', tests: ['test/workers.test.ts'] },
+  { name: 'a global page starts past its first minute', file: 'src/store/passing.ts', find: '      lo = mid + 1\n', replace: '      lo = mid + 2\n', tests: ['test/passing.test.ts', 'test/paging.test.ts'] },
+  { name: "a page start's search never halves", file: 'src/store/passing.ts', find: '      halve = hi - lo > checked / 2', replace: '      halve = false', tests: ['test/passing.test.ts'] },
+  { name: 'the Illinois rule left out', file: 'src/store/passing.ts', find: '      if (side === 1) spare /= 2', replace: '      void side', tests: ['test/passing.test.ts'] },
+  { name: "a call's mobile read from a caller number ending in a ':'", file: 'src/store/callCodec.ts', find: '    if (c < 48 || c > 57) return mobileDigits(key)', replace: '    if (c < 48 || c > 58) return mobileDigits(key)', tests: ['test/callCodec.test.ts'] },
 ]
 
 /** What is caught: true when the tests fail with the mutant planted. */

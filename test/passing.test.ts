@@ -58,6 +58,20 @@ describe('the first point whose running total passes a target', () => {
     })
   }
 
+  test('calls growing a hundredfold over the range cost at most two and a half times what halving costs', () => {
+    // false position alone keeps guessing on the quiet side here; the halving after three poor steps bounds it
+    const calls = Array.from({ length: 5386 }, (_, i) => Math.floor(Math.exp((i / 5386) * 12) / 1000))
+    const { totals, probe } = spreadOf(calls)
+    let worst = 0
+    for (let target = 0; target < totals.at(-1)!; target += 7) {
+      let probes = 0
+      const { point } = firstPassing(0, calls.length - 1, 0, totals.at(-1)!, target, (p) => (probes++, probe(p)))
+      expect(point).toBe(totals.findIndex((t) => t > target))
+      worst = Math.max(worst, probes)
+    }
+    expect(worst).toBeLessThanOrEqual(Math.ceil(2.5 * Math.ceil(Math.log2(calls.length)))) // 30 here; 39 without the halving
+  })
+
   test('an even spread takes a few probes where halving takes a dozen', () => {
     const { totals, probe } = spreadOf(Array.from({ length: 44_640 }, () => 20)) // a month of minutes
     let probes = 0
