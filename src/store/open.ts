@@ -10,6 +10,17 @@ import { endSnapshot, holdSnapshots } from './snapshot'
 
 export type Store = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
+/**
+ * Statements `query()` keeps prepared on a connection. bun:sqlite keeps 20 by default, least
+ * recently used first out, and the API's requests use about 60 statement texts (each class of
+ * calls has its own): under mixed traffic a request's statements had been pushed out by the
+ * others' and were prepared again, about one a request. In process over a mix of every answer,
+ * a dealer lookup took 223 and 243 µs with 20, 81 and 103 µs with this (seventh session of
+ * issue 12 in docs/benchmarks.md). Process-wide: set once, before any store opens.
+ */
+export const QUERY_CACHE_SIZE = 256
+Database.MAX_QUERY_CACHE_SIZE = Math.max(Database.MAX_QUERY_CACHE_SIZE, QUERY_CACHE_SIZE)
+
 /** How long a statement that meets another connection's lock waits before it fails. */
 export const BUSY_TIMEOUT_MS = 5_000
 
