@@ -4,15 +4,8 @@
 // a side-by-side check of a change without wrk's noise on the other core.
 // Not a test. With `bun --cpu-prof`, a profile of the scenarios run.
 //   bun scripts/bench-inprocess.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only 'name|name'] [--seconds 3] [--rounds 3]
-import { loadConfig } from '../src/config'
-import { createApp } from '../src/http/app'
-import { apiDeps } from '../src/http/context'
-import { callersRead } from '../src/store/callerTotals'
-import { openStore } from '../src/store/open'
-import { warmUp } from '../src/store/warm'
 import { parseFlags } from './bench/args'
-import { BENCH_SECRET, benchScenarios, INTEGRATION_ID } from './bench/scenarios'
-import { benchKey } from './seed-master'
+import { scenariosOf, servingApp } from './bench/inProcess'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
@@ -20,24 +13,8 @@ const only = flags.get('--only')?.split('|') // '|' between names: the names hol
 const seconds = Number(flags.get('--seconds') ?? 3)
 const rounds = Number(flags.get('--rounds') ?? 3)
 
-const scenarios = (() => {
-  const store = openStore(dbPath, { readonly: true, migrate: false })
-  try {
-    return benchScenarios(store).filter((s) => !only || only.some((o) => s.name.includes(o)))
-  } finally {
-    store.$client.close()
-  }
-})()
-
-// as a serving worker: its own connection holding snapshots, the callers read before the first request
-const db = openStore(dbPath, { migrate: false, serving: true })
-const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), BENCH_SECRET, { expectSync: true })
-warmUp(db)
-await callersRead(db)
-const app = createApp(deps, undefined, undefined, { precompile: true })
-const KEY = benchKey(INTEGRATION_ID)
-const requestOf = (path: string, body: string) =>
-  new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-length': String(body.length) }, body })
+const scenarios = scenariosOf(dbPath, (s) => !only || only.some((o) => s.name.includes(o)))
+const { app, requestOf } = await servingApp(dbPath)
 
 console.log(`| Scenario | ${Array.from({ length: rounds }, (_, i) => `µs, round ${i + 1}`).join(' | ')} | answer KB |`)
 console.log(`|---|${'---|'.repeat(rounds)}---|`)

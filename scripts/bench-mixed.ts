@@ -9,15 +9,8 @@
 // --query-cache sets bun:sqlite's statement cache (Database.MAX_QUERY_CACHE_SIZE) after the
 // store module set its own, to compare (20 is bun:sqlite's default).
 import { Database } from 'bun:sqlite'
-import { loadConfig } from '../src/config'
-import { createApp } from '../src/http/app'
-import { apiDeps } from '../src/http/context'
-import { callersRead } from '../src/store/callerTotals'
-import { openStore } from '../src/store/open'
-import { warmUp } from '../src/store/warm'
 import { parseFlags } from './bench/args'
-import { BENCH_SECRET, benchScenarios, INTEGRATION_ID } from './bench/scenarios'
-import { benchKey } from './seed-master'
+import { scenariosOf, servingApp } from './bench/inProcess'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
@@ -36,15 +29,8 @@ if (prepareOwned) {
   }
 }
 
-const scenarios = (() => {
-  const store = openStore(dbPath, { readonly: true, migrate: false })
-  try {
-    // the 150-dealer lookup and the feed's walks are answers of 100 KB and more: they would be most of the mix's time
-    return benchScenarios(store).filter((s) => !s.name.includes('150 dealers') && !s.name.includes('change feed'))
-  } finally {
-    store.$client.close()
-  }
-})()
+// the 150-dealer lookup and the feed's walks are answers of 100 KB and more: they would be most of the mix's time
+const scenarios = scenariosOf(dbPath, (s) => !s.name.includes('150 dealers') && !s.name.includes('change feed'))
 const history = scenarios.find((s) => s.path === '/listing/listingtiles')!
 const callLog = scenarios.find((s) => s.path === '/listing/calls')!
 const mix: [string, string][] = []
@@ -54,19 +40,13 @@ for (let i = 0; i < 200; i++) {
   mix.push([callLog.path, JSON.stringify({ ...(callLog.ours[i % callLog.ours.length] as object), substatus: 'missed' })])
 }
 
-// as a serving worker: its own connection holding snapshots, the callers read before the first request
-const db = openStore(dbPath, { migrate: false, serving: true })
-const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), BENCH_SECRET, { expectSync: true })
-warmUp(db)
-await callersRead(db)
-const app = createApp(deps, undefined, undefined, { precompile: true })
-const KEY = benchKey(INTEGRATION_ID)
+const { app, requestOf } = await servingApp(dbPath)
 
 const spent = new Map<string, number>()
 async function pass() {
   for (const [path, body] of mix) {
     const t0 = performance.now()
-    const res = await app.handle(new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-length': String(body.length) }, body }))
+    const res = await app.handle(requestOf(path, body))
     if (res.status !== 200 && res.status !== 404) throw new Error(`${path} ${body}: ${res.status} ${await res.text()}`)
     await res.arrayBuffer()
     spent.set(path, (spent.get(path) ?? 0) + performance.now() - t0)

@@ -48,8 +48,7 @@ const GLOBAL_BEFORE = `${GLOBAL_CUM} WHERE minute < ${int()} ORDER BY minute DES
 /** The range's first and last minute (since 1970). */
 const minutesOfRange = (range: Range) => ({ first: secondsOf(range.fromTime)! / 60, last: (secondsOf(range.toTime)! - 59) / 60 })
 
-function globalCounts(db: Store, range: Range): { before: Counts; range: Counts } {
-  const { first, last } = minutesOfRange(range)
+function globalCounts(db: Store, { first, last }: { first: number; last: number }): { before: Counts; range: Counts } {
   const upTo = db.$client.query<Counts, [number]>(GLOBAL_UP_TO).get(last) ?? ZERO
   const before = db.$client.query<Counts, [number]>(GLOBAL_BEFORE).get(first) ?? ZERO
   return { before, range: diff(upTo, before) }
@@ -341,12 +340,12 @@ const allSql = perClass((cls) => {
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const sql = allSql(cls)
   const upTo = db.$client.query<{ minute: number; cum: number; skipped: number }, [number]>(sql.upTo)
-  const counts = globalCounts(db, range)
+  const { first, last } = minutesOfRange(range)
+  const counts = globalCounts(db, { first, last })
   const below = countOf(counts.before, cls)
   const through = below + countOf(counts.range, cls)
   return setFrom(db, counts, cls, (target, _offset, limit, shape) => {
     // the first minute of the range whose running total passes the target, each probe one rowid seek
-    const { first, last } = minutesOfRange(range)
     const { row: start } = firstPassing(first, last, below, through, target, (minute) => {
       const row = upTo.get(minute)
       return row && { at: row.minute, total: row.cum, row }

@@ -1,0 +1,37 @@
+// What the in-process benchmarks share (bench-inprocess.ts, bench-mixed.ts): the
+// scenarios of a synced read store, and the app over it as a serving worker has it.
+import { loadConfig } from '../../src/config'
+import { createApp } from '../../src/http/app'
+import { apiDeps } from '../../src/http/context'
+import { callersRead } from '../../src/store/callerTotals'
+import { openStore } from '../../src/store/open'
+import { warmUp } from '../../src/store/warm'
+import { benchKey } from '../seed-master'
+import { BENCH_SECRET, benchScenarios, INTEGRATION_ID, type Scenario } from './scenarios'
+
+/** The benchmark's scenarios over the store at `dbPath` that `keep` keeps, read on a connection of their own. */
+export function scenariosOf(dbPath: string, keep: (s: Scenario) => boolean): Scenario[] {
+  const store = openStore(dbPath, { readonly: true, migrate: false })
+  try {
+    return benchScenarios(store).filter(keep)
+  } finally {
+    store.$client.close()
+  }
+}
+
+/**
+ * The app as a serving worker has it: its own connection holding snapshots, the callers
+ * read before the first request, every route compiled. `requestOf` makes a request as
+ * the bench's integration.
+ */
+export async function servingApp(dbPath: string) {
+  const db = openStore(dbPath, { migrate: false, serving: true })
+  const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), BENCH_SECRET, { expectSync: true })
+  warmUp(db)
+  await callersRead(db)
+  const app = createApp(deps, undefined, undefined, { precompile: true })
+  const key = benchKey(INTEGRATION_ID)
+  const requestOf = (path: string, body: string) =>
+    new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-length': String(body.length) }, body })
+  return { app, requestOf }
+}
