@@ -447,35 +447,59 @@ describe('same-second ties, day boundaries and Missed/Offline seconds', () => {
 // stores whose traffic differs a hundredfold, with a quiet month and a day of one store only, put
 // pages where a bracket one day too narrow or too wide would give a wrong row.
 describe('a dealer of three stores with very different traffic', () => {
+  dealerPages('three stores', 3, (add) => {
+    for (let d = 0; d < 90; d++) {
+      if (d >= 30 && d < 60) continue // a quiet month
+      add(1, d, 20) // busy
+      if (d % 3 === 0) add(2, d, 1) // quiet
+    }
+    add(3, 45, 40) // one day in the quiet month, one store only
+    add(3, 89, 5)
+  })
+})
+
+// Up to eight stores a page merges their ranges of calls_store (store/calls.ts MERGED_STORES);
+// more take every row of the days between and sort them. Nine stores take the second way, with
+// the same quiet month and seconds shared across stores, where ties fall to call_log_id.
+describe('a dealer of nine stores', () => {
+  dealerPages('nine stores', 9, (add) => {
+    for (let d = 0; d < 90; d++) {
+      if (d >= 30 && d < 60) continue
+      add(1, d, 12)
+      for (let s = 2; s <= 9; s++) if (d % s === 0) add(s, d, s - 1)
+    }
+    add(9, 45, 30)
+    // one second of three stores, the later stores' calls first by call_log_id
+    for (const s of [9, 5, 2]) add(s, 80, 3, '12:00:00')
+  })
+})
+
+/** Pages of a dealer of `stores` stores (ids 1..stores), calls added by `fill`, against the pages worked out from its calls. */
+function dealerPages(name: string, stores: number, fill: (add: (store: number, d: number, k: number, at?: string) => void) => void) {
   const db = openStore(':memory:')
   const calls: CallRow[] = []
   const day = (d: number) => new Date(Date.UTC(2025, 0, 1 + d)).toISOString().slice(0, 10)
   const classes = ['Answered', 'Missed', 'Offline']
   let n = 0
-  const add = (store: number, d: number, k: number) => {
+  const add = (store: number, d: number, k: number, at = '') => {
     for (let i = 0; i < k; i++, n++)
       calls.push({
-        call_log_id: `T3-${String(n).padStart(5, '0')}`, website_id: store, call_start_time: `${day(d)} ${String(9 + (n % 10)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00`,
+        call_log_id: `T3-${String(n).padStart(5, '0')}`, website_id: store, call_start_time: `${day(d)} ${at || `${String(9 + (n % 10)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00`}`,
         caller_number: `98${String(n % 37).padStart(8, '0')}`, duration_seconds: n % 90, did_number: '+918040000000', event_type: 'TEST',
         substatus: classes[(n * 7) % 3], recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: `${day(d)} 08:00:00`,
       })
   }
-  for (let d = 0; d < 90; d++) {
-    if (d >= 30 && d < 60) continue // a quiet month
-    add(1, d, 20) // busy
-    if (d % 3 === 0) add(2, d, 1) // quiet
-  }
-  add(3, 45, 40) // one day in the quiet month, one store only
-  add(3, 89, 5)
-  add(4, 10, 3) // another dealer's store: never in the pages
+  fill(add)
+  const other = stores + 1
+  add(other, 10, 3) // another dealer's store: never in the pages
   loadRows(db, {
     integrations: [{ id: 1, name: 'Demo Partner', key_sha256: sha256Hex(DEMO_KEY), is_active: 1, created_at: '' }],
-    dealers: [{ sap_code: 'SAP7001', dealer_name: 'Three Stores', is_active: 1 }, { sap_code: 'SAP7002', dealer_name: 'Other', is_active: 1 }],
-    stores: [1, 2, 3, 4].map((id) => ({ website_id: id, sap_code: id === 4 ? 'SAP7002' : 'SAP7001', store_name: `Store ${id}`, city: 'Pune', district: 'Pune', state: 'Maharashtra', country: 'India', pincode: '411001', is_deleted: 0 })),
+    dealers: [{ sap_code: 'SAP7001', dealer_name: 'Many Stores', is_active: 1 }, { sap_code: 'SAP7002', dealer_name: 'Other', is_active: 1 }],
+    stores: Array.from({ length: other }, (_, i) => i + 1).map((id) => ({ website_id: id, sap_code: id === other ? 'SAP7002' : 'SAP7001', store_name: `Store ${id}`, city: 'Pune', district: 'Pune', state: 'Maharashtra', country: 'India', pincode: '411001', is_deleted: 0 })),
     employees: [], employee_dealers: [], products: [], product_images: [], metrics: [], calls,
   })
   const t = appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
-  const scope: Scope = { name: 'sap_code SAP7001 (three stores)', body: { sap_code: 'SAP7001' }, sap: 'SAP7001' }
+  const scope: Scope = { name: `sap_code SAP7001 (${name})`, body: { sap_code: 'SAP7001' }, sap: 'SAP7001' }
   const ranges: Range[] = [
     { name: 'all three months', from: day(0), to: day(89) },
     { name: 'from inside the quiet month', from: day(40), to: day(89) },
@@ -487,4 +511,4 @@ describe('a dealer of three stores with very different traffic', () => {
       for (const [sub, values] of SUBSTATUS) matched += await checkHistory(t, scope, range, sub, values, [1, 13, 50])
       expect(matched).toBeGreaterThan(0)
     })
-})
+}

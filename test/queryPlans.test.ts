@@ -66,6 +66,13 @@ test('no request scans a table', async () => {
   const feedPlans = [...seen].filter((sql) => sql.includes('call_log_id) > (')).map((sql) => (client.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])[0].detail)
   expect(feedPlans.length).toBe(2)
   for (const detail of feedPlans) expect(detail).toMatch(/\(\(feed_seq,call_log_id\)>\(\?,\?\)\)/)
+  // a dealer's page merges its stores' ranges of calls_store, already in order: no sort
+  const mergedPlans = [...seen].filter((sql) => sql.includes('UNION ALL')).map((sql) => (client.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail))
+  expect(mergedPlans.length).toBeGreaterThan(0)
+  for (const plan of mergedPlans) {
+    expect(plan[0]).toBe('MERGE (UNION ALL)')
+    expect(plan.filter((d) => /TEMP B-TREE/.test(d))).toEqual([])
+  }
   // the small tables were read whole once for all these requests, not once per request
   expect(perVersionRuns.size).toBeGreaterThan(3)
   expect([...perVersionRuns.values()].every((n) => n === 1)).toBe(true)

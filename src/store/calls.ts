@@ -257,11 +257,35 @@ const storesSql = perClass((cls) => {
     // the first day of the range whose running total passes a count: one seek, then the store's days up to it
     passing: `SELECT day FROM call_days
       WHERE website_id = ${int()} AND day >= CAST(? AS TEXT) AND day <= CAST(? AS TEXT) AND ${cum} > ? ORDER BY day LIMIT 1`,
+    // more stores than MERGED_STORES: every row of the days between is read and sorted
     page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
       WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.start >= ${int()} AND c.start <= ${int()} ${where}
       ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
   }
 })
+
+/**
+ * Most stores whose rows a page merges: each store's calls are one range of calls_store
+ * in (start, call_log_id) order already, and SQLite merges the arms of a compound SELECT
+ * with that ORDER BY (MERGE (UNION ALL), no sort), reading only the rows the page needs.
+ * A dealer's page of two stores took 330 µs against 170 for one store with json_each and a
+ * sort of the days' rows. Beyond this many arms, one statement a count is too many texts.
+ */
+const MERGED_STORES = 8
+const mergedPages = new Map<string, string>()
+/** The merged page's SQL for n stores: ?1..?n the stores, then from, to, limit and offset. */
+function mergedPageSql(cls: CallClass, shape: Shape, n: number): string {
+  const key = `${cls} ${shape} ${n}`
+  let sql = mergedPages.get(key)
+  if (sql === undefined) {
+    const { where } = classSql(cls)
+    const arm = (i: number) => `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_store
+      WHERE c.website_id = ${int(i)} AND c.start >= ${int(n + 1)} AND c.start <= ${int(n + 2)} ${where}`
+    sql = `${Array.from({ length: n }, (_, i) => arm(i + 1)).join(' UNION ALL ')} ORDER BY start, call_log_id LIMIT ?${n + 3} OFFSET ?${n + 4}`
+    mergedPages.set(key, sql)
+  }
+  return sql
+}
 
 // Several stores (a dealer with more than one showroom): the days where the page
 // begins and ends are found by a binary search over the range's days, each probe
@@ -280,7 +304,6 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += c.range[k]
     before.push(countOf(c.before, cls))
   }
-  const ids = JSON.stringify(websiteIds)
   const sql = storesSql(cls)
   return setFrom(db, { before: ZERO, range: counts }, cls, (_target, offset, limit, shape) => {
     const through = db.$client.query<{ n: number }, [number, string]>(sql.through)
@@ -320,9 +343,11 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     const first = firstPassing(offset, days.from)
     const skip = offset - (first > days.from ? countThrough(first - 1) : 0)
     const last = firstPassing(offset + limit - 1, first)
-    return db.$client
-      .query<CallRead, [string, number, number, number, number]>(sql.page[shape])
-      .all(ids, first * 86_400, last * 86_400 + 86_399, limit, skip)
+    const [from, to] = [first * 86_400, last * 86_400 + 86_399]
+    if (websiteIds.length <= MERGED_STORES) {
+      return db.$client.query<CallRead, number[]>(mergedPageSql(cls, shape, websiteIds.length)).all(...websiteIds, from, to, limit, skip)
+    }
+    return db.$client.query<CallRead, [string, number, number, number, number]>(sql.page[shape]).all(JSON.stringify(websiteIds), from, to, limit, skip)
   })
 }
 
