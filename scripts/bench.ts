@@ -11,7 +11,8 @@
 // Then "during sync": a light request every 20 ms while serve's own schedule
 // syncs one day of changes (50,000 new calls), at both worker counts.
 // Writes docs/benchmarks.md.
-//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync]
+//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync] [--skip-mix]
+// --skip-mix: no row of mixed traffic.
 // --memory: only the 1-worker server, each scenario in turn, printing its req/s and the
 // server's RSS and peak RSS after it (where the memory goes); writes nothing.
 import type { Subprocess } from 'bun'
@@ -95,12 +96,18 @@ const memoryOnly = flags.has('--memory')
 const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 const ours = serveAt(PORTS.ours, 1)
 const oursAll = memoryOnly ? null : serveAt(PORTS.oursAll, CORES)
+/** A mix's path: each of its bodies is a request of another scenario, sent to that scenario's path. */
+const MIXED = '-'
+type MixedRequest = { path: string; body: object }
+/** The lines of a bodies file (bench/rotate.lua, bench/ceiling.ts): a body a line; in a mix, its path, a tab and the body. */
+const linesOf = (path: string, bodies: object[]) =>
+  path === MIXED ? (bodies as MixedRequest[]).map((r) => `${r.path}\t${JSON.stringify(r.body)}`) : bodies.map((b) => JSON.stringify(b))
 // the ceiling is its own process too, started for each scenario with the answers ours gave
 // to each of its bodies: it sends the same bytes for the same request (a walk's pages differ
 // tenfold in size, so one answer for all would not be the same work)
 async function startCeiling(s: Scenario, answers: string[]) {
   const file = (what: string) => join(work, `${s.name.replace(/\W+/g, '_')}-ceiling-${what}.txt`)
-  writeFileSync(file('bodies'), s.ours.map((b) => JSON.stringify(b)).join('\n'))
+  writeFileSync(file('bodies'), linesOf(s.path, s.ours).join('\n'))
   writeFileSync(file('answers'), answers.join('\n'))
   const proc = spawnChild([process.execPath, 'scripts/bench/ceiling.ts', String(PORTS.ceiling), file('bodies'), file('answers')], { stdout: 'inherit', stderr: 'ignore' })
   await waitForServer(`http://127.0.0.1:${PORTS.ceiling}/`, { method: 'POST', body: '{}' })
@@ -155,7 +162,7 @@ interface Result {
 // wrk runs as its own process while this one keeps serving the ceiling and legacy servers
 async function wrk(port: number, s: Scenario, bodies: object[], seconds: number): Promise<Result> {
   const file = join(work, `${s.name.replace(/\W+/g, '_')}-${port}.txt`)
-  writeFileSync(file, bodies.map((b) => JSON.stringify(b)).join('\n'))
+  writeFileSync(file, linesOf(s.path, bodies).join('\n'))
   const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', 'scripts/bench/rotate.lua', `http://127.0.0.1:${port}`, '--', file, s.path, s.name, KEY]
   const proc = Bun.spawn(['wrk', ...args], { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(proc.stdout).text()
@@ -185,6 +192,7 @@ async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Prom
 const percent = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`
 const rows: string[] = []
 const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
+let mixSummary = ''
 for (const s of selected) {
   // ours's answer to each body, for the ceiling to send back; the size shown is their mean
   const answers: string[] = []
@@ -216,6 +224,42 @@ for (const s of selected) {
   }
   results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: meanBytes }
   const line = `| ${s.name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (target ${s.target * 100}%: ${o.rps / c.rps >= s.target ? 'met' : 'not met'}) | ${!l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
+  rows.push(line)
+  console.log(line)
+}
+// A mix of the scenarios' requests but the feed's (a replica's traffic, whose thousand-item
+// answers would take most of the mix's time), interleaved one of each in turn, against a
+// ceiling that answers each with ours's bytes. A single scenario reuses one answer's
+// statements, pages and objects over and over; here each answer follows others, as in
+// production. Set beside the rate the rows above predict for the same mix (each request
+// costing what its row's rate says): the ratio says what running them together costs.
+if (!flags.has('--skip-mix') && selected.filter((s) => s.path !== '/listing/changes').length > 1) {
+  const mixedOf = selected.filter((s) => s.path !== '/listing/changes')
+  const ROUNDS = 120
+  const requests: MixedRequest[] = []
+  for (let i = 0; i < ROUNDS; i++) for (const s of mixedOf) requests.push({ path: s.path, body: s.ours[i % s.ours.length] })
+  const mix: Scenario = { name: `mixed: ${mixedOf.length} scenarios (all but the feed), one request of each in turn`, path: MIXED, target: 0, ours: requests, legacy: [] }
+  const answers: string[] = []
+  for (const r of requests) {
+    const answer = await call(PORTS.ours, r.path, r.body)
+    if (answer.status !== 200) throw new Error(`${mix.name}: ${answer.status} ${await answer.text()}`)
+    answers.push(await answer.text())
+  }
+  const meanBytes = answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
+  await wrk(PORTS.ours, mix, requests, 3)
+  const o = await wrk(PORTS.ours, mix, requests, duration)
+  await wrk(PORTS.oursAll, mix, requests, 3)
+  const a = await wrk(PORTS.oursAll, mix, requests, duration)
+  const ceiling = await startCeiling(mix, answers)
+  await wrk(PORTS.ceiling, mix, requests, 2)
+  const c = await wrk(PORTS.ceiling, mix, requests, duration)
+  ceiling.kill()
+  await ceiling.exited
+  // n requests, one of each scenario, take the sum of their times at each row's rate
+  const predicted = (rate: (r: (typeof results)[string]) => number) => mixedOf.length / mixedOf.reduce((t, s) => t + 1 / rate(results[s.name]), 0)
+  const [po, pc] = [predicted((r) => r.ours.rps), predicted((r) => r.ceiling.rps)]
+  mixSummary = `Mixed traffic (its row above): one worker ${o.rps.toFixed(0)} req/s where the rows above predict ${po.toFixed(0)} for the same mix (${(o.rps / po).toFixed(2)}×); the ceiling ${c.rps.toFixed(0)} where they predict ${pc.toFixed(0)} (${(c.rps / pc).toFixed(2)}×).`
+  const line = `| ${mix.name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (no target: a mix of classes) | not run |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
   rows.push(line)
   console.log(line)
 }
@@ -260,6 +304,7 @@ const summary = [
   `Last page against first pages of a one-year range (unloaded medians): ${ratio('call history, one year, last pages', 'call history, one month, no filter')}× (first pages measured on one-month ranges).`,
   `One year against one day: ${ratio('call history, one month, no filter', 'call history, one day, no filter')}× (one month) — see the rows above for one year by sap_code and by substatus.`,
   `Employee lookup, one year against one week: ${ratio('employee lookup, ten dealers, one year', 'employee lookup, ten dealers, one week')}×.`,
+  ...(mixSummary ? [mixSummary] : []),
   // what the p99 ≤ 3× p50 hold meets on this machine even without us: wrk shares the cores
   `The ceiling's own p99 against its p50, under the same wrk: ${Object.entries(results).map(([name, r]) => `${name} ${(r.ceiling.p99 / r.ceiling.p50).toFixed(1)}×`).join('; ')}.`,
 ]

@@ -5,6 +5,8 @@
 //   bun scripts/bench/ceiling.ts <port> <bodies file> <answers file>
 // The files hold one request body, and the answer to it, a line each, in the same
 // order (a JSON answer has no line break). A body not in the file (a probe) gets the first answer.
+// In a mix of endpoints each line of the bodies file is a path, a tab and a body, and a
+// request's answer is found by its path and body (one body may go to two endpoints).
 import { readFileSync } from 'node:fs'
 
 const [port, bodiesFile, answersFile] = process.argv.slice(2)
@@ -14,13 +16,21 @@ if (bodies.length !== answers.length) throw new Error(`${bodies.length} bodies b
 const encoder = new TextEncoder()
 const answerTo = new Map(bodies.map((body, i) => [body, encoder.encode(answers[i])]))
 const first = answerTo.get(bodies[0])!
+const mixed = bodies[0].includes('\t') // a JSON body holds no raw tab
 const server = Bun.serve({
   port: Number(port),
   hostname: '127.0.0.1',
-  async fetch(request) {
-    const body = await request.text()
-    JSON.parse(body) // parse the same request
-    return new Response(answerTo.get(body) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
-  },
+  fetch: mixed
+    ? async (request) => {
+        const body = await request.text()
+        JSON.parse(body) // parse the same request
+        const url = request.url
+        return new Response(answerTo.get(`${url.slice(url.indexOf('/', 8))}\t${body}`) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+      }
+    : async (request) => {
+        const body = await request.text()
+        JSON.parse(body)
+        return new Response(answerTo.get(body) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+      },
 })
 console.error(`ceiling on ${server.port}`)
