@@ -241,7 +241,9 @@ if (!flags.has('--skip-mix') && selected.filter((s) => s.path !== '/listing/chan
   const mixedOf = selected.filter((s) => s.path !== '/listing/changes')
   const ROUNDS = 120
   const requests: MixedRequest[] = []
-  for (let i = 0; i < ROUNDS; i++) for (const s of mixedOf) requests.push({ path: s.path, body: s.ours[i % s.ours.length] })
+  // each scenario's bodies taken evenly across all of them, as its row rotates over them all
+  // (its first 120 would be its first pages, its latest days, its first stores)
+  for (let i = 0; i < ROUNDS; i++) for (const s of mixedOf) requests.push({ path: s.path, body: s.ours[Math.floor((i * s.ours.length) / ROUNDS)] })
   const mix: Scenario = { name: `mixed: ${mixedOf.length} scenarios (all but the feed), one request of each in turn`, path: MIXED, target: 0, ours: requests, legacy: [] }
   const answers: string[] = []
   for (const r of requests) {

@@ -500,6 +500,20 @@ function dealerPages(name: string, stores: number, fill: (add: (store: number, d
   })
   const t = appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
   const scope: Scope = { name: `sap_code SAP7001 (${name})`, body: { sap_code: 'SAP7001' }, sap: 'SAP7001' }
+  // up to eight stores a page is their ranges merged, one arm a store; more, one read sorted
+  test(`a page ${stores <= 8 ? 'merges' : 'sorts'} the ${stores} stores' calls`, async () => {
+    const texts: string[] = []
+    const query = db.$client.query.bind(db.$client)
+    db.$client.query = ((sql: string) => (texts.push(sql), query(sql))) as typeof db.$client.query
+    try {
+      expect((await send(t, '/listing/listingtiles', { sap_code: 'SAP7001', from_date: day(0), to_date: day(89), page: 3 })).status).toBe(200)
+    } finally {
+      db.$client.query = query
+    }
+    const pages = texts.filter((sql) => sql.includes('FROM calls c INDEXED BY calls_store'))
+    expect(pages.length).toBe(1)
+    expect(pages[0].split('UNION ALL').length).toBe(stores <= 8 ? stores : 1)
+  })
   const ranges: Range[] = [
     { name: 'all three months', from: day(0), to: day(89) },
     { name: 'from inside the quiet month', from: day(40), to: day(89) },
