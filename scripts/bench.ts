@@ -197,20 +197,25 @@ const percent = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`
 const rows: string[] = []
 const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
 let mixSummary = ''
-for (const s of selected) {
-  // ours's answer to each body, for the ceiling to send back; the size shown is their mean
+const meanOf = (answers: string[]) => answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
+
+/** ours's answer to each request of a scenario (a mix's each to its own path), for the ceiling to send back. */
+async function answersOf(s: Scenario): Promise<string[]> {
+  const requests = s.path === MIXED ? (s.ours as MixedRequest[]) : s.ours.map((body) => ({ path: s.path, body }))
   const answers: string[] = []
-  for (const body of s.ours) {
-    const answer = await call(PORTS.ours, s.path, body)
+  for (const r of requests) {
+    const answer = await call(PORTS.ours, r.path, r.body)
     const text = await answer.text()
     if (answer.status !== 200) throw new Error(`${s.name}: ${answer.status} ${text}`)
     if (text.includes('\n')) throw new Error(`${s.name}: an answer with a line break`)
     answers.push(text)
   }
-  const meanBytes = answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
-  await wrk(PORTS.ours, s, s.ours, 3) // warm the caches before the unloaded median too
-  const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
-  await wrk(PORTS.ours, s, s.ours, 3) // warm-up
+  return answers
+}
+
+/** A scenario under wrk, each after a warm-up: ours with one worker, ours with one a core, and the ceiling sending ours's answers. */
+async function underLoad(s: Scenario, answers: string[]): Promise<{ o: Result; a: Result; c: Result }> {
+  await wrk(PORTS.ours, s, s.ours, 3)
   const o = await wrk(PORTS.ours, s, s.ours, duration)
   await wrk(PORTS.oursAll, s, s.ours, 3)
   const a = await wrk(PORTS.oursAll, s, s.ours, duration)
@@ -219,6 +224,22 @@ for (const s of selected) {
   const c = await wrk(PORTS.ceiling, s, s.ours, duration)
   ceiling.kill()
   await ceiling.exited
+  return { o, a, c }
+}
+
+/** A row of the table: the unloaded median's, the target's and the legacy service's cells as given. */
+function tableRow(name: string, meanBytes: number, { o, a, c }: { o: Result; a: Result; c: Result }, cells: { unloaded: string; target: string; legacy: string }): void {
+  const line = `| ${name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${cells.unloaded} | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (${cells.target}) | ${cells.legacy} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
+  rows.push(line)
+  console.log(line)
+}
+
+for (const s of selected) {
+  // the size shown is the mean of ours's answers
+  const answers = await answersOf(s)
+  await wrk(PORTS.ours, s, s.ours, 3) // warm the caches before the unloaded median too
+  const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
+  const { o, a, c } = await underLoad(s, answers)
   let l: Result | undefined
   if (withLegacy && s.path !== '/listing/changes') { // the legacy service has no change feed
     const legacy = await startLegacyFresh()
@@ -226,10 +247,12 @@ for (const s of selected) {
     legacy.kill()
     await legacy.exited
   }
-  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: meanBytes }
-  const line = `| ${s.name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${unloaded.toFixed(2)} | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (target ${s.target * 100}%: ${o.rps / c.rps >= s.target ? 'met' : 'not met'}) | ${!l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
-  rows.push(line)
-  console.log(line)
+  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: meanOf(answers) }
+  tableRow(s.name, meanOf(answers), { o, a, c }, {
+    unloaded: unloaded.toFixed(2),
+    target: `target ${s.target * 100}%: ${o.rps / c.rps >= s.target ? 'met' : 'not met'}`,
+    legacy: !l ? 'not run' : l.rps > 0 ? `${l.rps.toFixed(1)} (p50 ${l.p50.toFixed(0)} ms)` : `0: no answer within ${duration} s`,
+  })
 }
 // A mix of the scenarios' requests but the feed's (a replica's traffic, whose thousand-item
 // answers would take most of the mix's time), interleaved one of each in turn, against a
@@ -237,37 +260,21 @@ for (const s of selected) {
 // statements, pages and objects over and over; here each answer follows others, as in
 // production. Set beside the rate the rows above predict for the same mix (each request
 // costing what its row's rate says): the ratio says what running them together costs.
-if (!flags.has('--skip-mix') && selected.filter((s) => s.path !== '/listing/changes').length > 1) {
-  const mixedOf = selected.filter((s) => s.path !== '/listing/changes')
+const mixedOf = selected.filter((s) => s.path !== '/listing/changes')
+if (!flags.has('--skip-mix') && mixedOf.length > 1) {
   const ROUNDS = 120
   const requests: MixedRequest[] = []
   // each scenario's bodies taken evenly across all of them, as its row rotates over them all
   // (its first 120 would be its first pages, its latest days, its first stores)
   for (let i = 0; i < ROUNDS; i++) for (const s of mixedOf) requests.push({ path: s.path, body: s.ours[Math.floor((i * s.ours.length) / ROUNDS)] })
   const mix: Scenario = { name: `mixed: ${mixedOf.length} scenarios (all but the feed), one request of each in turn`, path: MIXED, target: 0, ours: requests, legacy: [] }
-  const answers: string[] = []
-  for (const r of requests) {
-    const answer = await call(PORTS.ours, r.path, r.body)
-    if (answer.status !== 200) throw new Error(`${mix.name}: ${answer.status} ${await answer.text()}`)
-    answers.push(await answer.text())
-  }
-  const meanBytes = answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
-  await wrk(PORTS.ours, mix, requests, 3)
-  const o = await wrk(PORTS.ours, mix, requests, duration)
-  await wrk(PORTS.oursAll, mix, requests, 3)
-  const a = await wrk(PORTS.oursAll, mix, requests, duration)
-  const ceiling = await startCeiling(mix, answers)
-  await wrk(PORTS.ceiling, mix, requests, 2)
-  const c = await wrk(PORTS.ceiling, mix, requests, duration)
-  ceiling.kill()
-  await ceiling.exited
+  const answers = await answersOf(mix)
+  const { o, a, c } = await underLoad(mix, answers)
   // n requests, one of each scenario, take the sum of their times at each row's rate
   const predicted = (rate: (r: (typeof results)[string]) => number) => mixedOf.length / mixedOf.reduce((t, s) => t + 1 / rate(results[s.name]), 0)
   const [po, pc] = [predicted((r) => r.ours.rps), predicted((r) => r.ceiling.rps)]
   mixSummary = `Mixed traffic (its row above): one worker ${o.rps.toFixed(0)} req/s where the rows above predict ${po.toFixed(0)} for the same mix (${(o.rps / po).toFixed(2)}×); the ceiling ${c.rps.toFixed(0)} where they predict ${pc.toFixed(0)} (${(c.rps / pc).toFixed(2)}×).`
-  const line = `| ${mix.name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | | ${c.rps.toFixed(0)} | ${percent(o.rps / c.rps)} (no target: a mix of classes) | not run |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
-  rows.push(line)
-  console.log(line)
+  tableRow(mix.name, meanOf(answers), { o, a, c }, { unloaded: '', target: 'no target: a mix of classes', legacy: 'not run' })
 }
 const peakRss = (pid: number) => statusMb(pid, 'VmHWM')
 const hwm = peakRss(ours.pid)

@@ -17,20 +17,16 @@ const encoder = new TextEncoder()
 const answerTo = new Map(bodies.map((body, i) => [body, encoder.encode(answers[i])]))
 const first = answerTo.get(bodies[0])!
 const mixed = bodies[0].includes('\t') // a JSON body holds no raw tab
+/** A request URL's path: Bun gives the whole URL, scheme and host first. */
+const pathOf = (url: string) => url.slice(url.indexOf('/', 8))
 const server = Bun.serve({
   port: Number(port),
   hostname: '127.0.0.1',
-  fetch: mixed
-    ? async (request) => {
-        const body = await request.text()
-        JSON.parse(body) // parse the same request
-        const url = request.url
-        return new Response(answerTo.get(`${url.slice(url.indexOf('/', 8))}\t${body}`) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
-      }
-    : async (request) => {
-        const body = await request.text()
-        JSON.parse(body)
-        return new Response(answerTo.get(body) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
-      },
+  async fetch(request) {
+    const body = await request.text()
+    JSON.parse(body) // parse the same request
+    const key = mixed ? `${pathOf(request.url)}\t${body}` : body
+    return new Response(answerTo.get(key) ?? first, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+  },
 })
 console.error(`ceiling on ${server.port}`)

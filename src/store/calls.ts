@@ -213,8 +213,8 @@ function setFrom(db: Store, counts: { before: Counts; range: Counts }, cls: Call
   }
 }
 
-/** A page's SQL for each shape's columns. */
-const bothShapes = (sql: (columns: string) => string): Record<Shape, string> => ({ record: sql(COLUMNS.record), log: sql(COLUMNS.log) })
+/** A page's SQL (or SQL texts) for each shape's columns. */
+const bothShapes = <T = string>(sql: (columns: string) => T): Record<Shape, T> => ({ record: sql(COLUMNS.record), log: sql(COLUMNS.log) })
 
 /** The SQL of each class, built once per class (statements are found by their text). */
 function perClass<T>(build: (cls: CallClass) => T): (cls: CallClass) => T {
@@ -249,21 +249,6 @@ function storeSet(db: Store, websiteId: number, range: Range, cls: CallClass): C
   })
 }
 
-const storesSql = perClass((cls) => {
-  const { cum, where } = classSql(cls)
-  return {
-    // a store's calls of the class up to and including a day: one seek
-    through: `SELECT ${cum} AS n FROM call_days WHERE website_id = ${int()} AND day <= CAST(? AS TEXT) ORDER BY day DESC LIMIT 1`,
-    // the first day of the range whose running total passes a count: one seek, then the store's days up to it
-    passing: `SELECT day FROM call_days
-      WHERE website_id = ${int()} AND day >= CAST(? AS TEXT) AND day <= CAST(? AS TEXT) AND ${cum} > ? ORDER BY day LIMIT 1`,
-    // more stores than MERGED_STORES: every row of the days between is read and sorted
-    page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
-      WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.start >= ${int()} AND c.start <= ${int()} ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
-  }
-})
-
 /**
  * Most stores whose rows a page merges: each store's calls are one range of calls_store
  * in (start, call_log_id) order already, and SQLite merges the arms of a compound SELECT
@@ -272,20 +257,28 @@ const storesSql = perClass((cls) => {
  * sort of the days' rows. Beyond this many arms, one statement a count is too many texts.
  */
 const MERGED_STORES = 8
-const mergedPages = new Map<string, string>()
-/** The merged page's SQL for n stores: ?1..?n the stores, then from, to, limit and offset. */
-function mergedPageSql(cls: CallClass, shape: Shape, n: number): string {
-  const key = `${cls} ${shape} ${n}`
-  let sql = mergedPages.get(key)
-  if (sql === undefined) {
-    const { where } = classSql(cls)
-    const arm = (i: number) => `SELECT ${COLUMNS[shape]} FROM calls c INDEXED BY calls_store
-      WHERE c.website_id = ${int(i)} AND c.start >= ${int(n + 1)} AND c.start <= ${int(n + 2)} ${where}`
-    sql = `${Array.from({ length: n }, (_, i) => arm(i + 1)).join(' UNION ALL ')} ORDER BY start, call_log_id LIMIT ?${n + 3} OFFSET ?${n + 4}`
-    mergedPages.set(key, sql)
+
+const storesSql = perClass((cls) => {
+  const { cum, where } = classSql(cls)
+  /** The merged page for n stores: ?1..?n the stores, then from, to, limit and offset. */
+  const merged = (columns: string, n: number) =>
+    `${Array.from({ length: n }, (_, i) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
+      WHERE c.website_id = ${int(i + 1)} AND c.start >= ${int(n + 1)} AND c.start <= ${int(n + 2)} ${where}`).join(' UNION ALL ')}
+      ORDER BY start, call_log_id LIMIT ?${n + 3} OFFSET ?${n + 4}`
+  return {
+    // a store's calls of the class up to and including a day: one seek
+    through: `SELECT ${cum} AS n FROM call_days WHERE website_id = ${int()} AND day <= CAST(? AS TEXT) ORDER BY day DESC LIMIT 1`,
+    // the first day of the range whose running total passes a count: one seek, then the store's days up to it
+    passing: `SELECT day FROM call_days
+      WHERE website_id = ${int()} AND day >= CAST(? AS TEXT) AND day <= CAST(? AS TEXT) AND ${cum} > ? ORDER BY day LIMIT 1`,
+    // by the number of stores, 2 to MERGED_STORES (a single store is storeSet's)
+    mergedPage: bothShapes((columns) => Array.from({ length: MERGED_STORES + 1 }, (_, n) => (n < 2 ? '' : merged(columns, n)))),
+    // more stores than MERGED_STORES: every row of the days between is read and sorted
+    page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
+      WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.start >= ${int()} AND c.start <= ${int()} ${where}
+      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
   }
-  return sql
-}
+})
 
 // Several stores (a dealer with more than one showroom): the days where the page
 // begins and ends are found by a binary search over the range's days, each probe
@@ -345,7 +338,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     const last = firstPassing(offset + limit - 1, first)
     const [from, to] = [first * 86_400, last * 86_400 + 86_399]
     if (websiteIds.length <= MERGED_STORES) {
-      return db.$client.query<CallRead, number[]>(mergedPageSql(cls, shape, websiteIds.length)).all(...websiteIds, from, to, limit, skip)
+      return db.$client.query<CallRead, number[]>(sql.mergedPage[shape][websiteIds.length]).all(...websiteIds, from, to, limit, skip)
     }
     return db.$client.query<CallRead, [string, number, number, number, number]>(sql.page[shape]).all(JSON.stringify(websiteIds), from, to, limit, skip)
   })
