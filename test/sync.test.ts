@@ -3,7 +3,7 @@
 // inside the look-back; many rows sharing one updated_at; kill -9 at several
 // points, then resume; an unreachable master; and times copied as text.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from '../scripts/seed-master'
@@ -243,6 +243,72 @@ describe('kill -9', () => {
     const r = await runSync(db, m.url)
     expect(r.repaired).toBe(0)
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
+  }, 60_000)
+})
+
+describe('a first load with the store to itself', () => {
+  const journalMode = (db: Store) => (db.$client.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
+  const callCount = (db: Store) => (db.$client.query('SELECT count(*) AS n FROM calls').get() as { n: number }).n
+  const masterCalls = async () => Number(((await m.master.query('SELECT count(*) AS n FROM call_logs')) as any)[0][0].n)
+  const syncProcess = (path: string, env: Record<string, string>) =>
+    Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+
+  test('writes the store file under a rollback journal, not the WAL, then leaves the store in WAL mode with the rows a load through the WAL gives', async () => {
+    const path = join(dir, 'direct.sqlite')
+    const db = openStore(path)
+    const seen: { journal: boolean; wal: number }[] = []
+    const r = await runSync(db, m.url, {
+      onPhase: (phase) => {
+        if (phase === 'large-tables') seen.push({ journal: existsSync(`${path}-journal`), wal: existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0 })
+      },
+    })
+    expect(r.full).toBe(true)
+    expect(seen).toEqual([{ journal: true, wal: 0 }])
+    expect(journalMode(db)).toBe('wal')
+    // the same master loaded with a second connection open: through the WAL, as before
+    const viaWal = newStore()
+    const reader = openStore(viaWal.$client.filename)
+    const walSeen: boolean[] = []
+    await runSync(viaWal, m.url, { onPhase: (phase) => phase === 'large-tables' && walSeen.push(existsSync(`${viaWal.$client.filename}-journal`)) })
+    expect(walSeen).toEqual([false])
+    expect(callCount(reader)).toBe(await masterCalls()) // the reader was never in the way, and sees the commit
+    reader.$client.close()
+    expect(dump(db)).toEqual(dump(viaWal))
+  }, 60_000)
+
+  test('kill -9 during it leaves a hot journal: the next open rolls the store back to empty, in WAL mode, and the next run loads it all', async () => {
+    const path = join(dir, 'direct-killed.sqlite')
+    const proc = syncProcess(path, { LISTING_API_HALT_AT: 'batch:call_logs' })
+    await proc.exited
+    expect(proc.signalCode).toBe('SIGKILL')
+    expect(existsSync(`${path}-journal`)).toBe(true)
+    const db = openStore(path)
+    expect(journalMode(db)).toBe('wal')
+    expect(callCount(db)).toBe(0)
+    expect(db.$client.query("SELECT value FROM meta WHERE key LIKE 'watermark:%'").all()).toEqual([])
+    const r = await runSync(db, m.url)
+    expect(r.full).toBe(true)
+    // its record, written before the load took the file, survives the rollback
+    expect(db.$client.query('SELECT ok, error FROM sync_runs ORDER BY id').all()).toEqual([
+      { ok: 0, error: 'interrupted: its process ended before the run finished' },
+      { ok: 1, error: null },
+    ])
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
+  }, 60_000)
+
+  test('a writable open while it runs waits for it, says so once, and then finds the store loaded and in WAL mode', async () => {
+    const path = join(dir, 'direct-waited.sqlite')
+    const proc = syncProcess(path, { LISTING_API_HOLD_AT: 'snapshot:2500' })
+    // the load's journal, there on two looks 200 ms apart (creating the file writes one for an instant)
+    const journal = () => existsSync(`${path}-journal`)
+    for (let i = 0; i < 100 && !(journal() && (await Bun.sleep(200), journal())); i++) await Bun.sleep(25)
+    expect(journal()).toBe(true) // the load holds the store
+    let told = 0
+    const db = openStore(path, { waiting: () => told++ })
+    expect(told).toBe(1)
+    expect(await proc.exited).toBe(0)
+    expect(journalMode(db)).toBe('wal')
+    expect(callCount(db)).toBe(await masterCalls())
   }, 60_000)
 })
 

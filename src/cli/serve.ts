@@ -23,7 +23,8 @@ export const serve: Command = {
     // after the checks above, which fail the same either way; before anything is opened
     const tuned = servingEnvironment()
     if (tuned) runAgain(process.argv.slice(2), tuned)
-    closeStore(openStore(config.dbPath)) // create or migrate the read store once, before the workers open it
+    // create or migrate the read store once, before the workers open it (after a sync's first load, should one hold it)
+    closeStore(openStore(config.dbPath, { waiting: () => log.warn('a sync is loading the read store for the first time; serve starts when it has finished') }))
     const workers = await startWorkers(config, secret, log)
     const startedAt = performance.now()
     const ready = workers.ready.then((all) => {

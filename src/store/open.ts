@@ -29,9 +29,30 @@ interface OpenOptions {
   migrate?: boolean
   /** a serving worker's connection: it never writes (query_only), and holds its read snapshot from request to request (snapshot.ts) */
   serving?: boolean
+  /** told once when a sync's first load holds the store and the open waits for it (waitForWal) */
+  waiting?: () => void
 }
 
-export function openStore(path: string, { readonly = false, migrate = !readonly, serving = false }: OpenOptions = {}): Store {
+const tellWaiting = () => console.error('listing-api: a sync is loading the read store for the first time; waiting for it to finish')
+
+/**
+ * WAL, set on the file. A sync's first load with the store to itself writes the file under a
+ * rollback journal and holds its locks until it commits (store/syncRun.ts): the open waits for
+ * that, a busy timeout at a time, rather than fail. Nothing can be served before it anyway.
+ */
+function waitForWal(client: Database, waiting: () => void): void {
+  for (let told = false; ; told = true) {
+    try {
+      client.run('PRAGMA journal_mode = WAL')
+      return
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error
+      if (!told) waiting()
+    }
+  }
+}
+
+export function openStore(path: string, { readonly = false, migrate = !readonly, serving = false, waiting = tellWaiting }: OpenOptions = {}): Store {
   if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true })
   let client: Database
   try {
@@ -43,7 +64,7 @@ export function openStore(path: string, { readonly = false, migrate = !readonly,
   client.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   // WAL: readers never block the sync writer and see only committed runs. The mode is kept in
   // the file: a serving worker opens a store that serve created and set, and asks nothing of it
-  if (path !== ':memory:' && !readonly && !serving) client.run('PRAGMA journal_mode = WAL')
+  if (path !== ':memory:' && !readonly && !serving) waitForWal(client, waiting)
   client.run('PRAGMA synchronous = NORMAL')
   // 8 MiB page cache (a sync sets its own): at 32 MiB a server under load at production size
   // passed its 256 MB budget, and the pages that do not fit are read from the OS's cache at no
