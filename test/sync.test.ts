@@ -3,6 +3,7 @@
 // inside the look-back; many rows sharing one updated_at; kill -9 at several
 // points, then resume; an unreachable master; and times copied as text.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
 import { existsSync, mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,6 +44,35 @@ function dump(db: Store): Record<string, unknown[]> {
     out[name] = db.$client.query(`SELECT ${cols.join(', ')} FROM ${name} ${where} ORDER BY ${cols.join(', ')}`).all()
   }
   return out
+}
+
+/**
+ * A writable openStore of `path` in a process of its own (an open that waits blocks its thread,
+ * and a test's timeout cannot stop a blocked thread): how long it waited, the CPU it used
+ * meanwhile, how often it said it was waiting, and what it then found; killed after 20 s.
+ */
+async function openInChild(path: string): Promise<{ told: number; waitedMs: number; cpuMs: number; mode?: string; calls?: number; error?: string }> {
+  const code = `
+    import { openStore } from './src/store/open'
+    let told = 0
+    const cpu = process.cpuUsage()
+    const t0 = performance.now()
+    try {
+      const db = openStore(${JSON.stringify(path)}, { waiting: () => told++ })
+      const waitedMs = performance.now() - t0
+      const { user, system } = process.cpuUsage(cpu)
+      const mode = db.$client.query('PRAGMA journal_mode').get().journal_mode
+      const calls = db.$client.query('SELECT count(*) AS n FROM calls').get().n
+      console.log(JSON.stringify({ told, waitedMs, cpuMs: (user + system) / 1000, mode, calls }))
+    } catch (error) {
+      console.log(JSON.stringify({ told, waitedMs: performance.now() - t0, cpuMs: 0, error: String(error.message) }))
+    }`
+  const child = Bun.spawn([process.execPath, '-e', code], { stdout: 'pipe', stderr: 'pipe' })
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+  const out = await new Response(child.stdout).text()
+  clearTimeout(timer)
+  if (!out.trim()) throw new Error(`the open never ended (${child.signalCode ?? child.exitCode}): ${await new Response(child.stderr).text()}`)
+  return JSON.parse(out)
 }
 
 async function freshFullLoad(): Promise<Store> {
@@ -249,6 +279,7 @@ describe('kill -9', () => {
 describe('a first load with the store to itself', () => {
   const journalMode = (db: Store) => (db.$client.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
   const callCount = (db: Store) => (db.$client.query('SELECT count(*) AS n FROM calls').get() as { n: number }).n
+  const synchronous = (db: Store) => (db.$client.query('PRAGMA synchronous').get() as { synchronous: number }).synchronous
   const masterCalls = async () => Number(((await m.master.query('SELECT count(*) AS n FROM call_logs')) as any)[0][0].n)
   const syncProcess = (path: string, env: Record<string, string>) =>
     Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
@@ -256,15 +287,17 @@ describe('a first load with the store to itself', () => {
   test('writes the store file under a rollback journal, not the WAL, then leaves the store in WAL mode with the rows a load through the WAL gives', async () => {
     const path = join(dir, 'direct.sqlite')
     const db = openStore(path)
-    const seen: { journal: boolean; wal: number }[] = []
+    const seen: { journal: boolean; wal: number; synchronous: number }[] = []
     const r = await runSync(db, m.url, {
       onPhase: (phase) => {
-        if (phase === 'large-tables') seen.push({ journal: existsSync(`${path}-journal`), wal: existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0 })
+        if (phase === 'large-tables') seen.push({ journal: existsSync(`${path}-journal`), wal: existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0, synchronous: synchronous(db) })
       },
     })
     expect(r.full).toBe(true)
-    expect(seen).toEqual([{ journal: true, wal: 0 }])
+    // the journal is synced before the file is written (FULL) while it is the only safeguard
+    expect(seen).toEqual([{ journal: true, wal: 0, synchronous: 2 }])
     expect(journalMode(db)).toBe('wal')
+    expect(synchronous(db)).toBe(1) // NORMAL again, as every WAL run
     // the same master loaded with a second connection open: through the WAL, as before
     const viaWal = newStore()
     const reader = openStore(viaWal.$client.filename)
@@ -296,20 +329,61 @@ describe('a first load with the store to itself', () => {
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
   }, 60_000)
 
-  test('a writable open while it runs waits for it, says so once, and then finds the store loaded and in WAL mode', async () => {
+  test('a writable open while it runs waits for it, sleeping, says so once, and then finds the store loaded and in WAL mode', async () => {
     const path = join(dir, 'direct-waited.sqlite')
     const proc = syncProcess(path, { LISTING_API_HOLD_AT: 'snapshot:2500' })
     // the load's journal, there on two looks 200 ms apart (creating the file writes one for an instant)
     const journal = () => existsSync(`${path}-journal`)
     for (let i = 0; i < 100 && !(journal() && (await Bun.sleep(200), journal())); i++) await Bun.sleep(25)
     expect(journal()).toBe(true) // the load holds the store
-    let told = 0
-    const db = openStore(path, { waiting: () => told++ })
-    expect(told).toBe(1)
+    const opened = await openInChild(path)
+    expect(opened.told).toBe(1)
+    // it slept while it waited: SQLite refuses at once while the load holds only its first lock
+    expect(opened.waitedMs).toBeGreaterThan(1000)
+    expect(opened.cpuMs).toBeLessThan(opened.waitedMs / 4)
     expect(await proc.exited).toBe(0)
-    expect(journalMode(db)).toBe('wal')
-    expect(callCount(db)).toBe(await masterCalls())
+    expect(opened.mode).toBe('wal')
+    expect(opened.calls).toBe(await masterCalls())
   }, 60_000)
+})
+
+describe('a first load with the store to itself, stopped', () => {
+  const journalMode = (db: Store) => (db.$client.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
+
+  test('stopped mid-load: rolled back, recorded as stopped, and the store back in WAL mode', async () => {
+    const path = join(dir, 'direct-stopped.sqlite')
+    const db = openStore(path)
+    const abort = new AbortController()
+    const journalThen: boolean[] = []
+    const stop = (p: string) => p === 'small-tables' && (journalThen.push(existsSync(`${path}-journal`)), abort.abort())
+    await expect(runSync(db, m.url, { signal: abort.signal, onPhase: stop })).rejects.toThrow('sync stopped')
+    expect(journalThen).toEqual([true]) // it was writing directly when it stopped
+    expect(journalMode(db)).toBe('wal')
+    expect(db.$client.query('SELECT count(*) AS n FROM stores').get()).toEqual({ n: 0 })
+    expect(db.$client.query('SELECT ok, error FROM sync_runs').all()).toEqual([{ ok: 0, error: 'sync stopped' }])
+  }, 60_000)
+
+  test('a stop that comes after the commit leaves the run done and recorded as good', async () => {
+    const db = openStore(join(dir, 'stopped-after-commit.sqlite'))
+    const abort = new AbortController()
+    const r = await runSync(db, m.url, { signal: abort.signal, onPhase: (p) => p === 'committed' && abort.abort() })
+    expect(r.full).toBe(true)
+    expect(db.$client.query('SELECT ok, error FROM sync_runs').all()).toEqual([{ ok: 1, error: null }])
+    expect(journalMode(db)).toBe('wal')
+  }, 60_000)
+
+  test('an open that meets any other lock fails after the busy timeout, as before, and does not wait for ever', async () => {
+    const path = join(dir, 'locked.sqlite')
+    const holder = new Database(path, { create: true, readwrite: true })
+    holder.run('PRAGMA journal_mode = WAL')
+    holder.run('PRAGMA locking_mode = EXCLUSIVE')
+    holder.run('BEGIN EXCLUSIVE')
+    const opened = await openInChild(path)
+    expect(opened.error).toContain('locked')
+    expect(opened.told).toBe(0)
+    holder.run('ROLLBACK')
+    holder.close()
+  }, 30_000)
 })
 
 describe('time zones', () => {

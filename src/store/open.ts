@@ -2,7 +2,7 @@
 // brings its schema up to date from the embedded migrations.
 import { Database } from 'bun:sqlite'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
-import { mkdirSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations, newestMigrationMillis } from './migrations'
 import * as schema from './schema'
@@ -29,25 +29,49 @@ interface OpenOptions {
   migrate?: boolean
   /** a serving worker's connection: it never writes (query_only), and holds its read snapshot from request to request (snapshot.ts) */
   serving?: boolean
-  /** told once when a sync's first load holds the store and the open waits for it (waitForWal) */
+  /** told once when a sync's first load holds the store and the open waits for it (ensureWal) */
   waiting?: () => void
 }
 
 const tellWaiting = () => console.error('listing-api: a sync is loading the read store for the first time; waiting for it to finish')
 
+/** How long an open waiting for a direct first load sleeps between two tries. */
+const WAIT_STEP_MS = 200
+
+/** A store that a sync's first load is writing directly (store/syncRun.ts leaveWal): the file in rollback mode (header bytes 18 and 19 are 1), its journal beside it. */
+function loadingDirectly(path: string): boolean {
+  try {
+    const header = Buffer.alloc(20)
+    const fd = openSync(path, 'r')
+    try {
+      readSync(fd, header, 0, 20, 0)
+    } finally {
+      closeSync(fd)
+    }
+    return header[18] === 1 && header[19] === 1 && existsSync(`${path}-journal`)
+  } catch {
+    return false
+  }
+}
+
 /**
- * WAL, set on the file. A sync's first load with the store to itself writes the file under a
- * rollback journal and holds its locks until it commits (store/syncRun.ts): the open waits for
- * that, a busy timeout at a time, rather than fail. Nothing can be served before it anyway.
+ * WAL, set on the file (a no-op when it is already). A sync's first load with the store to
+ * itself writes the file under a rollback journal and holds its locks until it commits
+ * (store/syncRun.ts): an open then waits for it, saying so once, rather than fail; nothing can
+ * be served before it anyway. Any other lock fails the open as before, after the busy timeout.
+ * SQLite refuses the change at once, without its busy handler, while it holds a read lock of
+ * its own, so each try is followed by a sleep, never a spin.
  */
-function waitForWal(client: Database, waiting: () => void): void {
-  for (let told = false; ; told = true) {
+function ensureWal(client: Database, path: string, waiting: () => void): void {
+  for (let told = false; ; ) {
     try {
       client.run('PRAGMA journal_mode = WAL')
       return
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || !loadingDirectly(path)) throw error
       if (!told) waiting()
+      told = true
+      Bun.sleepSync(WAIT_STEP_MS)
     }
   }
 }
@@ -62,9 +86,10 @@ export function openStore(path: string, { readonly = false, migrate = !readonly,
   }
   // first: a statement below that meets a sync's lock then waits instead of failing
   client.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  // WAL: readers never block the sync writer and see only committed runs. The mode is kept in
-  // the file: a serving worker opens a store that serve created and set, and asks nothing of it
-  if (path !== ':memory:' && !readonly && !serving) waitForWal(client, waiting)
+  // WAL: readers never block the sync writer and see only committed runs. The mode is kept in the
+  // file; a serving worker sets it too, so that one opening during a direct first load waits for
+  // it instead of reading under the load's rollback journal (and so holds the file in WAL after)
+  if (path !== ':memory:' && !readonly) ensureWal(client, path, waiting)
   client.run('PRAGMA synchronous = NORMAL')
   // 8 MiB page cache (a sync sets its own): at 32 MiB a server under load at production size
   // passed its 256 MB budget, and the pages that do not fit are read from the OS's cache at no

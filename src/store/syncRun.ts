@@ -50,12 +50,12 @@ function leaveWal(client: Database): boolean {
 
 /** Back to WAL after a first load, so readers never wait for a writer again; if a reader holds the file now, the next openStore sets it. */
 function backToWal(client: Database): void {
-  client.run('PRAGMA synchronous = NORMAL')
   try {
     client.run('PRAGMA journal_mode = WAL')
   } catch {
-    // busy: every writable openStore (serve's start among them) sets WAL again
+    return // busy: the journal stays the safeguard (synchronous stays FULL); every openStore sets WAL again
   }
+  client.run('PRAGMA synchronous = NORMAL')
 }
 
 export class SyncRun {

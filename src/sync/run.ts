@@ -53,11 +53,14 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
   // a phase of the run, and a step of the store's work within one: each timed from the last of its kind
   let lastPhase = started
   let lastStep = started
+  let committed = false
   const mark = (name: string, isStep: boolean) => {
     options.onPhase?.(name)
     if (master) restartStallClock(master) // the run's own work up to here does not count as the master's silence
-    // a stop asked for during the run's own (synchronous) work takes effect at the next mark, before the commit
-    if (options.signal?.aborted && name !== 'committed') throw new Error('sync stopped')
+    // a stop asked for during the run's own (synchronous) work takes effect at the next mark, before
+    // the commit; once committed, the run is done and stays recorded as good
+    if (name === 'committed') committed = true
+    if (options.signal?.aborted && !committed) throw new Error('sync stopped')
     if (name.startsWith('batch:')) return
     const t = performance.now()
     phases[name] = Math.round(t - (isStep ? lastStep : lastPhase))
