@@ -115,6 +115,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'a first load writes its journal unsynced', file: 'src/store/syncRun.ts', find: "    client.run('PRAGMA synchronous = FULL')", replace: '    void 0', tests: ['test/sync.test.ts'] },
   { name: 'a failed first load leaves the store out of WAL mode', file: 'src/store/syncRun.ts', find: "    if (this.client.inTransaction) this.client.run('ROLLBACK')\n    if (this.direct) backToWal(this.client)", replace: "    if (this.client.inTransaction) this.client.run('ROLLBACK')", tests: ['test/sync.test.ts'] },
   { name: 'a stop after the commit records the run as failed', file: 'src/sync/run.ts', find: "    if (name === 'committed') committed = true", replace: '    void committed', tests: ['test/sync.test.ts'] },
+  { name: "drizzle's migration statements left unfinalized", file: 'src/store/open.ts', find: '    for (const statement of prepared) statement.finalize()', replace: '    void prepared', tests: ['test/store.test.ts'] },
   { name: "bun:sqlite's statement cache left at its 20", file: 'src/store/open.ts', find: 'Database.MAX_QUERY_CACHE_SIZE = Math.max(Database.MAX_QUERY_CACHE_SIZE, QUERY_CACHE_SIZE)', replace: 'void QUERY_CACHE_SIZE', tests: ['test/statementCache.test.ts'] },
 ]
 

@@ -1,6 +1,7 @@
 // The read store itself: embedded migrations, refusal of a newer store,
 // and the derived columns refresh.ts keeps.
 import { describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,6 +33,23 @@ describe('migrations', () => {
     const again = openStore(path)
     expect((again.$client.query('SELECT count(*) AS n FROM __drizzle_migrations').get() as any).n).toBe(migrations.length)
     again.$client.close()
+  })
+
+  test('a store migrated and closed holds nothing of the file: another connection may then take it alone (a first load written directly)', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    closeStore(openStore(path)) // creates it: every migration runs
+    const alone = new Database(path, { readwrite: true })
+    alone.run('PRAGMA busy_timeout = 0')
+    // SQLite leaves WAL mode only for a connection with the file to itself
+    expect(alone.query('PRAGMA journal_mode = DELETE').get()).toEqual({ journal_mode: 'delete' })
+    alone.run('PRAGMA journal_mode = WAL')
+    alone.close()
+    closeStore(openStore(path)) // opened again, nothing to apply: the same
+    const again = new Database(path, { readwrite: true })
+    again.run('PRAGMA busy_timeout = 0')
+    expect(again.query('PRAGMA journal_mode = DELETE').get()).toEqual({ journal_mode: 'delete' })
+    again.run('PRAGMA journal_mode = WAL')
+    again.close()
   })
 
   test('a read store written by a newer version is refused with a one-line reason', () => {

@@ -121,6 +121,22 @@ function migrateStore(db: Store): void {
   if (newestApplied > newestMigrationMillis) {
     throw new Error('the read store was created by a newer version of listing-api; upgrade this binary')
   }
-  // drizzle's own migrator, fed from the embedded files instead of a folder
-  ;(db as any).dialect.migrate(migrations, (db as any).session, { migrationsFolder: '' })
+  // drizzle's own migrator, fed from the embedded files instead of a folder. It prepares each
+  // statement once and never finalizes it, and SQLite keeps a connection with statements left
+  // open after close(): its lock on the file stayed for the life of the process (a sync could
+  // then never write a first load directly while a serve had started). They are finalized here.
+  const client = db.$client
+  const prepare = client.prepare
+  const prepared: { finalize(): void }[] = []
+  client.prepare = ((...args: Parameters<Database['prepare']>) => {
+    const statement = prepare.apply(client, args)
+    prepared.push(statement)
+    return statement
+  }) as Database['prepare']
+  try {
+    ;(db as any).dialect.migrate(migrations, (db as any).session, { migrationsFolder: '' })
+  } finally {
+    Reflect.deleteProperty(client, 'prepare') // the prototype's again
+    for (const statement of prepared) statement.finalize()
+  }
 }
