@@ -7,7 +7,7 @@
 // does, so the load goes through the WAL instead of writing the file directly (store/syncRun.ts).
 import { rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'
-import { openStore } from '../src/store/open'
+import { closeStore, openStore } from '../src/store/open'
 import { connectMaster, queryRows } from '../src/sync/master'
 import { applyDayOfChanges, dayOfChangesAt, seedMaster } from './seed-master'
 
@@ -42,7 +42,7 @@ async function sync(label: string): Promise<string> {
 for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true })
 const holder = flags.has('--through-wal') ? openStore(dbPath) : undefined
 const full = await sync(holder ? 'full load (through the WAL)' : 'full load')
-holder?.$client.close()
+if (holder) closeStore(holder)
 const read = Number(/(\d+) rows read/.exec(full)![1])
 const seconds = Number(/, ([\d.]+) s,/.exec(full)![1])
 console.log(`full load: ${read} rows in ${seconds} s = ${Math.round(read / seconds).toLocaleString('en')} rows/s (master holds about ${Number(rows).toLocaleString('en')} rows)`)

@@ -37,19 +37,18 @@ describe('migrations', () => {
 
   test('a store migrated and closed holds nothing of the file: another connection may then take it alone (a first load written directly)', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const takenAlone = () => {
+      const alone = new Database(path, { readwrite: true })
+      alone.run('PRAGMA busy_timeout = 0')
+      // SQLite leaves WAL mode only for a connection with the file to itself
+      expect(alone.query('PRAGMA journal_mode = DELETE').get()).toEqual({ journal_mode: 'delete' })
+      alone.run('PRAGMA journal_mode = WAL')
+      alone.close()
+    }
     closeStore(openStore(path)) // creates it: every migration runs
-    const alone = new Database(path, { readwrite: true })
-    alone.run('PRAGMA busy_timeout = 0')
-    // SQLite leaves WAL mode only for a connection with the file to itself
-    expect(alone.query('PRAGMA journal_mode = DELETE').get()).toEqual({ journal_mode: 'delete' })
-    alone.run('PRAGMA journal_mode = WAL')
-    alone.close()
+    takenAlone()
     closeStore(openStore(path)) // opened again, nothing to apply: the same
-    const again = new Database(path, { readwrite: true })
-    again.run('PRAGMA busy_timeout = 0')
-    expect(again.query('PRAGMA journal_mode = DELETE').get()).toEqual({ journal_mode: 'delete' })
-    again.run('PRAGMA journal_mode = WAL')
-    again.close()
+    takenAlone()
   })
 
   test('a read store written by a newer version is refused with a one-line reason', () => {

@@ -75,6 +75,10 @@ async function openInChild(path: string): Promise<{ told: number; waitedMs: numb
   return JSON.parse(out)
 }
 
+/** `listing-api sync` as an operator runs it, as its own process (test hooks through `env`). */
+const syncProcess = (path: string, env: Record<string, string> = {}, url = m.url) =>
+  Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', url], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+
 async function freshFullLoad(): Promise<Store> {
   const db = newStore()
   const r = await runSync(db, m.url)
@@ -249,7 +253,7 @@ describe('failures', () => {
   }, 60_000)
 
   test('the sync command exits non-zero with one line, no stack trace', async () => {
-    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', join(dir, 'cli.sqlite'), '--mysql-url', 'mysql://root@127.0.0.1:1/nothing'], { stderr: 'pipe', stdout: 'pipe' })
+    const proc = syncProcess(join(dir, 'cli.sqlite'), {}, 'mysql://root@127.0.0.1:1/nothing')
     const code = await proc.exited
     const stderr = await new Response(proc.stderr).text()
     expect(code).not.toBe(0)
@@ -266,7 +270,7 @@ describe('kill -9', () => {
     await runSync(db, m.url)
     await applyDayOfChanges(m.master, { seed: 11 + phases.indexOf(phase), changes: dayOfChangesAt(0.001) })
     const before = dump(db)
-    const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, LISTING_API_HALT_AT: phase }, stdout: 'pipe', stderr: 'pipe' })
+    const proc = syncProcess(path, { LISTING_API_HALT_AT: phase })
     await proc.exited
     expect(proc.signalCode).toBe('SIGKILL')
     expect(dump(db)).toEqual(before) // the server's connection still sees the previous complete state
@@ -281,8 +285,6 @@ describe('a first load with the store to itself', () => {
   const callCount = (db: Store) => (db.$client.query('SELECT count(*) AS n FROM calls').get() as { n: number }).n
   const synchronous = (db: Store) => (db.$client.query('PRAGMA synchronous').get() as { synchronous: number }).synchronous
   const masterCalls = async () => Number(((await m.master.query('SELECT count(*) AS n FROM call_logs')) as any)[0][0].n)
-  const syncProcess = (path: string, env: Record<string, string>) =>
-    Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
 
   test('writes the store file under a rollback journal, not the WAL, then leaves the store in WAL mode with the rows a load through the WAL gives', async () => {
     const path = join(dir, 'direct.sqlite')
@@ -345,10 +347,6 @@ describe('a first load with the store to itself', () => {
     expect(opened.mode).toBe('wal')
     expect(opened.calls).toBe(await masterCalls())
   }, 60_000)
-})
-
-describe('a first load with the store to itself, stopped', () => {
-  const journalMode = (db: Store) => (db.$client.query('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode
 
   test('stopped mid-load: rolled back, recorded as stopped, and the store back in WAL mode', async () => {
     const path = join(dir, 'direct-stopped.sqlite')
@@ -390,7 +388,7 @@ describe('time zones', () => {
   test('DATETIME and DATE values are copied as text, whatever TZ the process runs in', async () => {
     const path = join(dir, 'tz.sqlite')
     for (const tz of ['Pacific/Chatham', 'America/Sao_Paulo']) {
-      const proc = Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', m.url], { env: { ...process.env, TZ: tz }, stdout: 'pipe', stderr: 'pipe' })
+      const proc = syncProcess(path, { TZ: tz })
       expect(await proc.exited).toBe(0)
     }
     const db = openStore(path)
@@ -413,7 +411,7 @@ describe('health and a running server', () => {
     const health = async () => (await (await app.handle(new Request('http://localhost/health'))).json()) as any
     expect(await health()).toEqual({ status: 'degraded', data_as_of: null, last_sync: null })
 
-    const sync = async (url: string) => (await Bun.spawn([process.execPath, 'src/main.ts', 'sync', '--db-path', path, '--mysql-url', url], { stdout: 'pipe', stderr: 'pipe' }).exited)
+    const sync = async (url: string) => (await syncProcess(path, {}, url).exited)
     const masterBefore = await masterNow(m.master)
     expect(await sync(m.url)).toBe(0)
     const masterAfter = await masterNow(m.master)

@@ -34,15 +34,25 @@ export function storeMeta(client: Database, key: string): string | null {
  */
 function leaveWal(client: Database): boolean {
   if (!client.filename || client.filename === ':memory:') return false
-  client.run('PRAGMA busy_timeout = 0') // another connection on the file: keep the WAL at once, never wait for it
+  // another connection on the file: keep the WAL at once, never wait for it
+  return withBusyTimeout(client, 0, () => {
+    try {
+      const { journal_mode: mode } = client.query('PRAGMA journal_mode = DELETE').get() as { journal_mode: string }
+      if (mode !== 'delete') return false
+      // the journal is the run's only safeguard now: synced before the file is written
+      client.run('PRAGMA synchronous = FULL')
+      return true
+    } catch {
+      return false // busy: another connection holds the store
+    }
+  })
+}
+
+/** `run` with the connection's busy timeout at `ms`, then back at the store's own. */
+function withBusyTimeout<T>(client: Database, ms: number, run: () => T): T {
+  client.run(`PRAGMA busy_timeout = ${ms}`)
   try {
-    const { journal_mode: mode } = client.query('PRAGMA journal_mode = DELETE').get() as { journal_mode: string }
-    if (mode !== 'delete') return false
-    // the journal is the run's only safeguard now: synced before the file is written
-    client.run('PRAGMA synchronous = FULL')
-    return true
-  } catch {
-    return false // busy: another connection holds the store
+    return run()
   } finally {
     client.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   }
@@ -68,7 +78,7 @@ export class SyncRun {
   /** told each step of the store's work as it ends (timings, progress lines) */
   onStep: (step: string) => void = () => {}
   /** the run writes the store file directly (a first load with the store to itself, leaveWal) */
-  readonly direct: boolean
+  private readonly direct: boolean
 
   /** `firstLoad`: the run will load the large tables from nothing (no watermark yet) */
   constructor(db: Store, { firstLoad = false }: { firstLoad?: boolean } = {}) {
@@ -148,14 +158,13 @@ export class SyncRun {
    * past CHECKPOINT_WAIT_MS the WAL stays as it is until the next run.
    */
   checkpoint(): void {
-    this.client.run(`PRAGMA busy_timeout = ${CHECKPOINT_WAIT_MS}`)
-    try {
-      this.client.query('PRAGMA wal_checkpoint(TRUNCATE)').get()
-    } catch {
-      // busy or not in WAL (a store in memory): the next run tries again
-    } finally {
-      this.client.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-    }
+    withBusyTimeout(this.client, CHECKPOINT_WAIT_MS, () => {
+      try {
+        this.client.query('PRAGMA wal_checkpoint(TRUNCATE)').get()
+      } catch {
+        // busy or not in WAL (a store in memory): the next run tries again
+      }
+    })
   }
 
   /** Undoes the run's writes and records why it failed. */
