@@ -9,13 +9,13 @@
 //   legacy   the same requests answered straight from MariaDB with COUNT(*)
 //            plus LIMIT/OFFSET on the master's tables (scripts/bench/legacy.ts)
 // One worker and the ceiling are measured in pairs of windows back to back (3 pairs of
-// 6 s), the one that goes first alternating: the machine is shared, and its speed moved
+// 10 s), the one that goes first alternating: the machine is shared, and its speed moved
 // one run's ratio by up to 1.5× between two scenarios of the same work; a row gives the
 // median pair's ratio and the range of them all.
 // Then "during sync": a light request every 20 ms while serve's own schedule
 // syncs one day of changes (50,000 new calls), at both worker counts.
 // Writes docs/benchmarks.md.
-//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 6] [--rounds 3] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync] [--skip-mix]
+//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--rounds 3] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync] [--skip-mix]
 // --skip-mix: no row of mixed traffic.
 // --memory: only the 1-worker server, each scenario in turn, printing its req/s and the
 // server's RSS and peak RSS after it (where the memory goes); writes nothing.
@@ -32,7 +32,7 @@ import { BENCH_SECRET, benchScenarios, INTEGRATION_ID, type Scenario } from './b
 
 const { flags } = parseFlags(process.argv.slice(2))
 const scale = Number(flags.get('--scale') ?? 1)
-const duration = Number(flags.get('--duration') ?? 6)
+const duration = Number(flags.get('--duration') ?? 10) // issue 5: at least 10 s after a warm-up
 /** pairs of windows, one worker and the ceiling back to back: odd, so one pair is the median */
 const rounds = Number(flags.get('--rounds') ?? 3)
 const connections = Number(flags.get('--connections') ?? 64)
