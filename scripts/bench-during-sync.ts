@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'
 import { connectMaster } from '../src/sync/master'
-import { formatStats, probe, startServe, SYNC_ENDED } from './bench/probe'
+import { formatStats, probe, READY, startServe, SYNC_ENDED } from './bench/probe'
 import { BENCH_SECRET } from './bench/scenarios'
 import { applyDayOfChanges, benchKey, dayOfChangesAt } from './seed-master'
 
@@ -22,7 +22,7 @@ const args = ['--db-path', dbPath, '--mysql-url', url, '--sync-interval', '86400
 export async function duringScheduledSync(label: string): Promise<void> {
   const serve = await startServe(args, env, PORT)
   const ended = serve.waitFor(SYNC_ENDED).then((line) => Bun.sleep(1000).then(() => line))
-  const result = await probe(`http://127.0.0.1:${PORT}/products/filter`, { 'x-api-key': benchKey(2) }, '{"limit":20}', ended)
+  const result = await probe(`http://127.0.0.1:${PORT}/products/filter`, { 'x-api-key': benchKey(2) }, '{"limit":20}', ended, { since: serve.waitFor(READY) })
   const outcome = JSON.parse(await ended)
   await serve.stop()
   console.log(`${label} (${workers ?? 'default'} workers): sync ${outcome.msg === 'sync ok' ? `ok in ${(outcome.ms / 1000).toFixed(1)} s` : `failed: ${outcome.error}`}; probe: ${formatStats(result)}`)

@@ -7,6 +7,8 @@ export interface ProbeStats {
   p99: number
   max: number
   statuses: Record<number, number>
+  /** the same over the requests sent once `since` (probe's) had resolved, when it was given */
+  since?: ProbeStats
 }
 
 export function stats(times: number[], statuses: number[]): ProbeStats {
@@ -17,15 +19,23 @@ export function stats(times: number[], statuses: number[]): ProbeStats {
   return { n: times.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN, statuses: counts }
 }
 
-/** Sends `body` to `url` every `everyMs` (each on time, whatever the last one took) until `until` resolves. */
-export async function probe(url: string, headers: Record<string, string>, body: string, until: Promise<unknown>, everyMs = 20): Promise<ProbeStats> {
+/**
+ * Sends `body` to `url` every `everyMs` (each on time, whatever the last one took) until `until`
+ * resolves. With `since`, the stats also say what the requests sent after it resolved felt (serve's
+ * workers ready, say: what came before is a start's, not a sync's).
+ */
+export async function probe(url: string, headers: Record<string, string>, body: string, until: Promise<unknown>, { everyMs = 20, since }: { everyMs?: number; since?: Promise<unknown> } = {}): Promise<ProbeStats> {
   const times: number[] = []
   const statuses: number[] = []
+  const after: { times: number[]; statuses: number[] } = { times: [], statuses: [] }
   const pending: Promise<void>[] = []
   let done = false
+  let begun = false
   until.then(() => (done = true))
+  since?.then(() => (begun = true))
   const start = performance.now()
   for (let i = 0; !done; i++) {
+    const counted = begun
     pending.push(
       (async () => {
         const t0 = performance.now()
@@ -33,17 +43,24 @@ export async function probe(url: string, headers: Record<string, string>, body: 
         await res.arrayBuffer()
         times.push(performance.now() - t0)
         statuses.push(res.status)
+        if (counted) {
+          after.times.push(times.at(-1)!)
+          after.statuses.push(res.status)
+        }
       })(),
     )
     const next = start + (i + 1) * everyMs
     await Bun.sleep(Math.max(0, next - performance.now()))
   }
   await Promise.all(pending)
-  return stats(times, statuses)
+  return { ...stats(times, statuses), ...(since ? { since: stats(after.times, after.statuses) } : {}) }
 }
 
-export const formatStats = (s: ProbeStats) =>
-  `${s.n} requests, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, max ${s.max.toFixed(1)} ms, statuses ${JSON.stringify(s.statuses)}`
+export const formatStats = (s: ProbeStats): string =>
+  `${s.n} requests, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, max ${s.max.toFixed(1)} ms, statuses ${JSON.stringify(s.statuses)}${s.since ? `; from the workers' ready: ${formatStats(s.since)}` : ''}`
+
+/** The line serve logs once its workers hold the callers' totals, just before its schedule's first run starts. */
+export const READY = /"msg":"ready"/
 
 /** The line serve logs when its scheduled run has ended, either way. */
 export const SYNC_ENDED = /"msg":"sync (ok|failed|stopped and rolled back)"/
