@@ -186,13 +186,16 @@ async function wrk(port: number, s: Scenario, bodies: object[], seconds: number)
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p50: ms('50%'), p99: ms('99%'), errors: errors ? Number(errors[1]) : 0 }
 }
 
+/** One request of a scenario, alone: its time in ms, answer read. */
+async function timed(port: number, s: Scenario, body: object): Promise<number> {
+  const t0 = performance.now()
+  await (await call(port, s.path, body, s.name)).arrayBuffer()
+  return performance.now() - t0
+}
+
 async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Promise<number> {
   const times: number[] = []
-  for (let i = 0; i < Math.min(200, bodies.length * 4); i++) {
-    const t0 = performance.now()
-    await (await call(port, s.path, bodies[i % bodies.length], s.name)).arrayBuffer()
-    times.push(performance.now() - t0)
-  }
+  for (let i = 0; i < Math.min(200, bodies.length * 4); i++) times.push(await timed(port, s, bodies[i % bodies.length]))
   times.sort((a, b) => a - b)
   return times[Math.floor(times.length / 2)]
 }
@@ -241,15 +244,12 @@ async function underLoad(s: Scenario, answers: string[]): Promise<UnderLoad> {
   const ceiling = await startCeiling(s, answers)
   await wrk(PORTS.ours, s, s.ours, 3)
   await wrk(PORTS.ceiling, s, s.ours, 2)
+  const window = (port: number) => wrk(port, s, s.ours, duration)
   const pairs: { o: Result; c: Result }[] = []
   for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 0) {
-      const o = await wrk(PORTS.ours, s, s.ours, duration)
-      pairs.push({ o, c: await wrk(PORTS.ceiling, s, s.ours, duration) })
-    } else {
-      const c = await wrk(PORTS.ceiling, s, s.ours, duration)
-      pairs.push({ o: await wrk(PORTS.ours, s, s.ours, duration), c })
-    }
+    const [first, second] = r % 2 === 0 ? [PORTS.ours, PORTS.ceiling] : [PORTS.ceiling, PORTS.ours]
+    const byPort = { [first]: await window(first), [second]: await window(second) }
+    pairs.push({ o: byPort[PORTS.ours], c: byPort[PORTS.ceiling] })
   }
   ceiling.kill()
   await ceiling.exited
@@ -328,11 +328,7 @@ for (const pair of HOLDS) {
   if (!a || !b) continue
   const times = new Map<Scenario, number[]>([[a, []], [b, []]])
   for (let i = 0; i < 200; i++) {
-    for (const s of i % 2 === 0 ? [a, b] : [b, a]) {
-      const t0 = performance.now()
-      await (await call(PORTS.ours, s.path, s.ours[i % s.ours.length], s.name)).arrayBuffer()
-      times.get(s)!.push(performance.now() - t0)
-    }
+    for (const s of i % 2 === 0 ? [a, b] : [b, a]) times.get(s)!.push(await timed(PORTS.ours, s, s.ours[i % s.ours.length]))
   }
   sideBySide.set(`${a.name}|${b.name}`, median(times.get(a)!) / median(times.get(b)!))
 }

@@ -25,9 +25,8 @@ export function stats(times: number[], statuses: number[]): ProbeStats {
  * workers ready, say: what came before is a start's, not a sync's).
  */
 export async function probe(url: string, headers: Record<string, string>, body: string, until: Promise<unknown>, { everyMs = 20, since }: { everyMs?: number; since?: Promise<unknown> } = {}): Promise<ProbeStats> {
-  const times: number[] = []
-  const statuses: number[] = []
-  const after: { times: number[]; statuses: number[] } = { times: [], statuses: [] }
+  // each request's time and status, and whether it was sent once `since` had resolved
+  const sent: { ms: number; status: number; late: boolean }[] = []
   const pending: Promise<void>[] = []
   let done = false
   let begun = false
@@ -35,25 +34,21 @@ export async function probe(url: string, headers: Record<string, string>, body: 
   since?.then(() => (begun = true))
   const start = performance.now()
   for (let i = 0; !done; i++) {
-    const counted = begun
+    const late = begun
     pending.push(
       (async () => {
         const t0 = performance.now()
         const res = await fetch(url, { method: 'POST', headers, body })
         await res.arrayBuffer()
-        times.push(performance.now() - t0)
-        statuses.push(res.status)
-        if (counted) {
-          after.times.push(times.at(-1)!)
-          after.statuses.push(res.status)
-        }
+        sent.push({ ms: performance.now() - t0, status: res.status, late })
       })(),
     )
     const next = start + (i + 1) * everyMs
     await Bun.sleep(Math.max(0, next - performance.now()))
   }
   await Promise.all(pending)
-  return { ...stats(times, statuses), ...(since ? { since: stats(after.times, after.statuses) } : {}) }
+  const statsOf = (of: typeof sent) => stats(of.map((r) => r.ms), of.map((r) => r.status))
+  return { ...statsOf(sent), ...(since ? { since: statsOf(sent.filter((r) => r.late)) } : {}) }
 }
 
 export const formatStats = (s: ProbeStats): string =>
