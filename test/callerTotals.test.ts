@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedDemo } from '../db/fixtures/demo'
-import { callerChangesReadOnRequest, callerTotals, callerTotalsInMemory } from '../src/store/callerTotals'
+import { CHANGED_SINCE_SQL, callerChangesReadOnRequest, callerTotals, callerTotalsInMemory } from '../src/store/callerTotals'
 import { applyChanges } from '../src/store/load'
 import { closeStore, openStore, type Store } from '../src/store/open'
 import type { CallRow } from '../src/store/rows'
@@ -60,8 +60,29 @@ describe('caller totals in memory', () => {
     expect(after.callers).toBe(first.callers + 3)
     // the watcher read the sync's changed callers before the connection moved to it: no request did
     expect(callerChangesReadOnRequest()).toBe(readOnRequest)
+    // a second sync, taken in on top of the first's changes: a caller of the first sync calls again,
+    // a known caller and a new one call; callers changed only by the first keep their totals
+    const [totalsBefore, lookupBefore] = readSnapshot(served, () => [served.$client.query<{ mobile: number; total: number }, []>('SELECT mobile, total FROM callers').all(), callerTotals(served)] as const)
+    applyChanges(writer, {
+      calls: ['+91 9920000000', known, '+91 9770000000'].map((caller_number, i) => ({ call_log_id: `NEWER-${i}`, website_id: 1, call_start_time: `2025-07-01 1${i}:00:00`, caller_number,
+        duration_seconds: 30, did_number: 'd', event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: `2025-07-01 1${i}:00:00` })),
+    })
+    for (let i = 0; i < 200 && callers() === first.callers + 3; i++) await Bun.sleep(5)
+    const second = compare(served)
+    expect(second.inMemory).toBe(true)
+    expect(second.callers).toBe(first.callers + 4)
+    expect(callerChangesReadOnRequest()).toBe(readOnRequest)
+    // a lookup taken in the first sync's snapshot still gives that snapshot's totals
+    for (const { mobile, total } of totalsBefore) expect(lookupBefore(mobile)).toBe(total)
     closeStore(served)
     closeStore(writer)
+  })
+
+  test("a run's changed callers are read from the seq index alone, not a row of the table each", () => {
+    const db = openStore(':memory:')
+    const plan = db.$client.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${CHANGED_SINCE_SQL.replace('?', '0')}`).all().map((r) => r.detail)
+    expect(plan).toEqual(['SEARCH callers USING COVERING INDEX callers_seq (seq>?)'])
+    closeStore(db)
   })
 
   test('a store in memory reads its base at once, in the request\'s own snapshot', () => {

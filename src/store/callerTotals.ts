@@ -128,17 +128,19 @@ function lookupOf(db: Store): Lookup {
   if (ahead && ahead.base === ready && ahead.head === feedState(db).head) changed = ahead.changed
   else {
     changesReadOnRequest++
-    changed = allAtOnce(changesSince(db, ready))
+    changed = allAtOnce(changesSince(db, ready.seq, new Map()))
   }
-  // the changes are a Map (about 80 bytes a caller): a base is read again before they grow large
+  // the changes are a Map (about 70 bytes a caller): a base is read again before they grow large
   if (changed.size > Math.min(ready.size / 10, REREAD_AFTER) && !state.reading) readBase(db, state)
   return (view.lookup = { base: ready, changed })
 }
 
-/** The callers changed since a base's run, a slice of rows at a time. */
-function* changesSince(db: Store, base: Base): Steps<Map<number, number>> {
-  const changed = new Map<number, number>()
-  const rows = db.$client.query<{ mobile: number; total: number }, [number]>(`${PER_VERSION} SELECT mobile, total FROM callers INDEXED BY callers_seq WHERE seq > ?`).iterate(base.seq)
+/** The callers changed after a run: from the seq index alone, which holds their totals (the mobile is the rowid). */
+export const CHANGED_SINCE_SQL = `${PER_VERSION} SELECT mobile, total FROM callers INDEXED BY callers_seq WHERE seq > ?`
+
+/** The callers changed after run `seq`, set into `changed` (theirs as of an earlier run, or none), a slice of rows at a time. */
+function* changesSince(db: Store, seq: number, changed: Map<number, number>): Steps<Map<number, number>> {
+  const rows = db.$client.query<{ mobile: number; total: number }, [number]>(CHANGED_SINCE_SQL).iterate(seq)
   yield* sliced(rows, (r) => changed.set(r.mobile, r.total))
   return changed
 }
@@ -147,7 +149,10 @@ function* changesSince(db: Store, base: Base): Steps<Map<number, number>> {
  * A serving connection's changes since its base as of a newer run (`head`), built
  * by its watcher from that run's snapshot before the connection moves to it
  * (snapshot.ts): a day's 50,000 new calls change tens of thousands of callers,
- * which the first request after a sync would otherwise read.
+ * which the first request after a sync would otherwise read. Each run's are a
+ * copy of the previous run's with only its own changed callers read on top (a
+ * Map of 47,000 copies in 1.5 ms), so the reads do not grow from run to run
+ * until the base is read again.
  */
 const aheadOf = new WeakMap<Store, { base: Base; head: number; changed: Map<number, number> }>()
 /** Changes read on a request's path rather than ahead of it (tests). */
@@ -159,7 +164,9 @@ buildAhead((db, at) => {
   const head = feedState(at).head
   const have = aheadOf.get(db)
   if (head <= base.seq || (have?.base === base && have.head === head)) return null
-  return buildOf(changesSince(at, base), (changed) => aheadOf.set(db, { base, head, changed }))
+  // on top of the previous run's changes when they are of the same base: only this run's callers are read
+  const from = have?.base === base && have.head < head ? have : null
+  return buildOf(changesSince(at, from?.head ?? base.seq, new Map(from?.changed)), (changed) => aheadOf.set(db, { base, head, changed }))
 })
 
 /** Whether the current snapshot's totals are read from memory (tests, and whoever wants to know). */

@@ -12,6 +12,7 @@ import m0005 from '../../db/migrations/0005_callers_table.sql' with { type: 'tex
 import m0006 from '../../db/migrations/0006_change_feed.sql' with { type: 'text' }
 import m0007 from '../../db/migrations/0007_calls_in_time_order.sql' with { type: 'text' }
 import m0008 from '../../db/migrations/0008_metrics_by_day.sql' with { type: 'text' }
+import m0009 from '../../db/migrations/0009_callers_seq_with_totals.sql' with { type: 'text' }
 
 const sqlByTag: Record<string, string> = {
   '0000_init': m0000,
@@ -23,6 +24,7 @@ const sqlByTag: Record<string, string> = {
   '0006_change_feed': m0006,
   '0007_calls_in_time_order': m0007,
   '0008_metrics_by_day': m0008,
+  '0009_callers_seq_with_totals': m0009,
 }
 
 interface Migration {
