@@ -164,10 +164,16 @@ buildAhead((db, at) => {
   const head = feedState(at).head
   const have = aheadOf.get(db)
   if (head <= base.seq || (have?.base === base && have.head === head)) return null
-  // on top of the previous run's changes when they are of the same base: only this run's callers are read
-  const from = have?.base === base && have.head < head ? have : null
+  // on top of the previous run's changes when they are of the same base: only this run's callers
+  // are read. Not after a run that wrote every caller again (a full load over a loaded store
+  // deletes them all first): a caller it left out would keep the previous run's total here.
+  const from = have?.base === base && have.head < head && oldestCallerSeq(at) <= have.head ? have : null
   return buildOf(changesSince(at, from?.head ?? base.seq, new Map(from?.changed)), (changed) => aheadOf.set(db, { base, head, changed }))
 })
+
+/** The run that wrote the callers' oldest row (one seek of callers_seq); past any run when there are none. */
+const oldestCallerSeq = (db: Store): number =>
+  db.$client.query<{ seq: number | null }, []>(`${PER_VERSION} SELECT min(seq) AS seq FROM callers`).get()?.seq ?? Number.POSITIVE_INFINITY
 
 /** Whether the current snapshot's totals are read from memory (tests, and whoever wants to know). */
 export const callerTotalsInMemory = (db: Store): boolean => lookupOf(db) !== null

@@ -6,7 +6,8 @@
 // renumbers each touched caller from its earliest touched place and writes its
 // new total. A caller whose calls all went (to another number, or out of the
 // master) keeps a row with total 0, so a server taking in only the changed
-// totals (store/callerTotals.ts) learns of it too.
+// totals (store/callerTotals.ts) learns of it too. A full load over a loaded
+// store writes every caller afresh (callerTotals.ts then reads them all again).
 import type { Database } from 'bun:sqlite'
 
 export { mobileOf } from '../callCodec'
