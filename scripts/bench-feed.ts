@@ -7,6 +7,7 @@
 //   bun scripts/bench-feed.ts [--db-path /tmp/listing-bench-sync-0.1.sqlite]
 import { copyFileSync, rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'
+import { median } from './bench/probe'
 import { renderPieces } from '../src/http/answer'
 import { feedItemRenderer, feedRows, moveCallsOfChangedStores, openFeedSeq } from '../src/store/feed'
 import { openStore } from '../src/store/open'
@@ -18,7 +19,6 @@ for (const s of ['', '-wal', '-shm']) rmSync(`${copy}${s}`, { force: true })
 copyFileSync(source, copy)
 const db = openStore(copy, { migrate: false })
 const client = db.$client
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const calls = (client.query('SELECT count(*) AS n FROM calls').get() as { n: number }).n
 const biggest = client.query('SELECT c.website_id, count(*) AS n FROM stores s JOIN calls c ON c.website_id = s.website_id GROUP BY c.website_id ORDER BY n DESC LIMIT 10').all() as { website_id: number; n: number }[]

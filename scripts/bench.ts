@@ -26,7 +26,7 @@ import { join } from 'node:path'
 import { parseFlags } from './bench/args'
 import { openStore } from '../src/store/open'
 import { connectMaster, queryRows } from '../src/sync/master'
-import { probe, READY, startServe, SYNC_ENDED, waitForServer, type ProbeStats } from './bench/probe'
+import { median, probe, READY, startServe, SYNC_ENDED, waitForServer, type ProbeStats } from './bench/probe'
 import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from './seed-master'
 import { BENCH_SECRET, benchScenarios, INTEGRATION_ID, type Scenario } from './bench/scenarios'
 
@@ -196,15 +196,14 @@ async function timed(port: number, s: Scenario, body: object): Promise<number> {
 async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Promise<number> {
   const times: number[] = []
   for (let i = 0; i < Math.min(200, bodies.length * 4); i++) times.push(await timed(port, s, bodies[i % bodies.length]))
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)]
+  return median(times)
 }
 
 // 4. measure
 // one decimal below 10%, so a ratio just under its target does not print as the target
 const percent = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`
 const rows: string[] = []
-const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; unloaded: number; bytes: number }> = {}
+const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; bytes: number }> = {}
 let mixSummary = ''
 const meanOf = (answers: string[]) => answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
 
@@ -230,8 +229,6 @@ interface UnderLoad {
   /** one worker's rate against the ceiling's, pair by pair */
   ratios: number[]
 }
-
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]
 
 /**
  * A scenario under wrk, each server after a warm-up: ours with one worker and the ceiling
@@ -262,7 +259,7 @@ async function underLoad(s: Scenario, answers: string[]): Promise<UnderLoad> {
 
 /** A row of the table: the unloaded median's, the target's and the legacy service's cells as given. */
 function tableRow(name: string, meanBytes: number, { o, a, c, ratios }: UnderLoad, cells: { unloaded: string; target: (ratio: number) => string; legacy: string }): void {
-  const ratio = median(ratios)
+  const ratio = o.rps / c.rps // the median pair's
   const range = ratios.length > 1 ? `${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))} over ${ratios.length} pairs; ` : ''
   const line = `| ${name} | ${(meanBytes / 1024).toFixed(1)} KB | ${o.rps.toFixed(0)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${(a.rps / o.rps).toFixed(2)}× | ${cells.unloaded} | ${c.rps.toFixed(0)} | ${percent(ratio)} (${range}${cells.target(ratio)}) | ${cells.legacy} |${o.errors + a.errors ? ` ${o.errors + a.errors} errors` : ''}`
   rows.push(line)
@@ -283,7 +280,7 @@ for (const s of selected) {
     legacy.kill()
     await legacy.exited
   }
-  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, unloaded, bytes: meanOf(answers) }
+  results[s.name] = { ours: o, oursAll: a, ceiling: c, legacy: l, bytes: meanOf(answers) }
   tableRow(s.name, meanOf(answers), measured, {
     unloaded: unloaded.toFixed(2),
     target: (ratio) => `target ${s.target * 100}%: ${ratio >= s.target ? 'met' : 'not met'}`,

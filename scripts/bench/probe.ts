@@ -11,6 +11,9 @@ export interface ProbeStats {
   since?: ProbeStats
 }
 
+/** The middle value (of an even count, the upper of the two middle ones, as `stats`' p50). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
 export function stats(times: number[], statuses: number[]): ProbeStats {
   const sorted = [...times].sort((a, b) => a - b)
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
