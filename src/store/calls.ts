@@ -234,7 +234,7 @@ const storeSql = perClass((cls) => {
       WHERE website_id = ${int()} AND day >= CAST(? AS TEXT) AND ${cum} > ? ORDER BY day LIMIT 1`,
     page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
       WHERE c.website_id = ${int()} AND c.start >= ${int()} AND c.start <= ${int()} ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
+      ORDER BY c.start, c.call_log_id LIMIT ${int()} OFFSET ${int()}`),
   }
 })
 
@@ -264,7 +264,7 @@ const storesSql = perClass((cls) => {
   const merged = (columns: string, n: number) =>
     `${Array.from({ length: n }, (_, i) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
       WHERE c.website_id = ${int(i + 1)} AND c.start >= ${int(n + 1)} AND c.start <= ${int(n + 2)} ${where}`).join(' UNION ALL ')}
-      ORDER BY start, call_log_id LIMIT ?${n + 3} OFFSET ?${n + 4}`
+      ORDER BY start, call_log_id LIMIT ${int(n + 3)} OFFSET ${int(n + 4)}`
   return {
     // a store's calls of the class up to and including a day: one seek
     through: `SELECT ${cum} AS n FROM call_days WHERE website_id = ${int()} AND day <= CAST(? AS TEXT) ORDER BY day DESC LIMIT 1`,
@@ -276,7 +276,7 @@ const storesSql = perClass((cls) => {
     // more stores than MERGED_STORES: every row of the days between is read and sorted
     page: bothShapes((columns) => `SELECT ${columns} FROM calls c INDEXED BY calls_store
       WHERE c.website_id IN (SELECT value FROM json_each(?)) AND c.start >= ${int()} AND c.start <= ${int()} ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
+      ORDER BY c.start, c.call_log_id LIMIT ${int()} OFFSET ${int()}`),
   }
 })
 
@@ -351,7 +351,7 @@ const allSql = perClass((cls) => {
     // time order across stores is the table's own: one range read, keeping calls of visible stores
     page: bothShapes((columns) => `SELECT ${columns} FROM calls c
       WHERE c.start >= ${int()} AND c.start <= ${int()} AND c.visible = 1 ${where}
-      ORDER BY c.start, c.call_log_id LIMIT ? OFFSET ?`),
+      ORDER BY c.start, c.call_log_id LIMIT ${int()} OFFSET ${int()}`),
   }
 })
 

@@ -136,7 +136,7 @@ const DAYWISE = `SELECT metric_date AS performance_date,
     website_clicks, call_clicks, direction_requests, business_bookings,
     desktop_search_impressions, mobile_search_impressions, desktop_maps_impressions, mobile_maps_impressions
   FROM metrics WHERE k >= ${keyOf(STORE, DAY)} AND k <= ${keyOf(STORE, int(3))}
-  ORDER BY k LIMIT ?4 OFFSET ?5`
+  ORDER BY k LIMIT ${int(4)} OFFSET ${int(5)}`
 
 export function daywiseRows(db: Store, websiteId: number, from: string, to: string, limit: number, offset: number): DaywiseRow[] {
   return db.$client.query<DaywiseRow, [number, number, number, number, number]>(DAYWISE).all(websiteId, dayIndex(from), dayIndex(to), limit, offset)
