@@ -4,6 +4,7 @@ import { DEMO_IMAGE_BASE, DEMO_KEY, DEMO_SECRET, seedDemo } from '../db/fixtures
 import { seedTest, TEST_IMAGE_BASE, TEST_KEYS, TEST_SECRET } from '../db/fixtures/test'
 import { createApp } from '../src/http/app'
 import { apiDeps } from '../src/http/context'
+import { Database } from 'bun:sqlite'
 import { expect } from 'bun:test'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Value } from '@sinclair/typebox/value'
@@ -169,3 +170,22 @@ export const environmentOf = (pid: number): Record<string, string> =>
       .filter(Boolean)
       .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
   )
+
+/**
+ * The statements among `sqls` that leave SQLite's planner a parameter it reads, after which
+ * it prepares the statement again at every bind (store/bound.ts): a bare LIMIT or OFFSET, or
+ * a bare equality on a key column followed by a range on the next.
+ */
+export const plannerReadsParameter = (sqls: Iterable<string>): string[] =>
+  [...sqls].filter((sql) => /\b(LIMIT|OFFSET)\s+\?/i.test(sql) || /[\w.]+ = \?\d*\s+AND\s+\(?[\w.]+(?:, [\w.]+)*\)?\s*(?:<=|>=|<(?!>)|>)/.test(sql))
+
+/** Records the SQL text of every statement prepared through Database.query until `stop`. */
+export function recordStatements(): { texts: Set<string>; stop(): void } {
+  const original = Database.prototype.query
+  const texts = new Set<string>()
+  Database.prototype.query = function (this: Database, sql: string) {
+    texts.add(sql)
+    return original.call(this, sql)
+  } as typeof Database.prototype.query
+  return { texts, stop: () => void (Database.prototype.query = original) }
+}

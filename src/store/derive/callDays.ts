@@ -4,6 +4,7 @@
 // full load; an incremental run recounts the days it touched and reruns each
 // store's totals from its earliest.
 import type { Database } from 'bun:sqlite'
+import { int, text } from '../bound'
 import { secondsOf } from '../callCodec'
 import { COUNT_COLUMNS, COUNT_EXPRESSIONS, COUNTS_SQL } from '../callClasses'
 import { rerunStores, type RunningTotals } from './runningTotals'
@@ -12,8 +13,8 @@ type DayRow = Record<(typeof COUNT_COLUMNS)[number], number>
 
 const CALL_DAY_TOTALS: RunningTotals<DayRow> = {
   table: 'call_days',
-  before: 'website_id = ?1 AND day < ?2',
-  from: 'website_id = ?1 AND day >= ?2',
+  before: `website_id = ${int(1)} AND day < ${text(2)}`,
+  from: `website_id = ${int(1)} AND day >= ${text(2)}`,
   order: 'day',
   id: ['website_id', 'day'],
   read: COUNT_COLUMNS,
@@ -41,7 +42,7 @@ export function refreshCallDays(client: Database, touched: Set<string>): void {
   const remove = client.query('DELETE FROM call_days WHERE website_id = ? AND day = ?')
   const recount = client.query(`INSERT INTO call_days (website_id, day, ${COUNT_COLUMNS.join(', ')})
     SELECT c.website_id, ?2, ${COUNTS_SQL} FROM calls c INDEXED BY calls_store
-    WHERE c.website_id = ?1 AND c.start >= ?3 AND c.start < ?3 + 86400
+    WHERE c.website_id = ${int(1)} AND c.start >= ${int(3)} AND c.start < ${int(3)} + 86400
     GROUP BY c.website_id`)
   const earliest = new Map<number, string>()
   for (const key of [...touched].sort()) {

@@ -4,6 +4,7 @@
 // minutes in typed arrays as calls stream past (17 KB a day); an incremental
 // run recounts the minutes it touched and shifts the totals in between by range.
 import type { Database } from 'bun:sqlite'
+import { int } from '../bound'
 import { secondsOf } from '../callCodec'
 import { COUNT_EXPRESSIONS } from '../callClasses'
 
@@ -70,7 +71,7 @@ export function refreshCallMinutes(client: Database, touched: Set<number>): void
   const counts = client.query('SELECT answered + 0 AS a, missed + 0 AS m, offline + 0 AS o FROM call_minutes WHERE minute = ?')
   const recount = client.query(`INSERT INTO call_minutes (minute, answered, missed, offline)
       SELECT ?1, ${COUNT_EXPRESSIONS.slice(0, 3).join(', ')}
-      FROM calls c WHERE c.start >= ?1 * 60 AND c.start < ?1 * 60 + 60 AND c.visible = 1
+      FROM calls c WHERE c.start >= ${int(1)} * 60 AND c.start < ${int(1)} * 60 + 60 AND c.visible = 1
       HAVING count(*) > 0`)
   const remove = client.query('DELETE FROM call_minutes WHERE minute = ?')
   const previous = client.query('SELECT cum_answered AS a, cum_missed AS m, cum_offline AS o FROM call_minutes WHERE minute < ? ORDER BY minute DESC LIMIT 1')

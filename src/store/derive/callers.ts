@@ -9,6 +9,7 @@
 // totals (store/callerTotals.ts) learns of it too. A full load over a loaded
 // store writes every caller afresh (callerTotals.ts then reads them all again).
 import type { Database } from 'bun:sqlite'
+import { int } from '../bound'
 
 export { mobileOf } from '../callCodec'
 
@@ -49,7 +50,7 @@ export function comparePlaces(a: Place, b: Place): number {
  */
 export function callsBefore(client: Database): (mobile: number, start: number | string, callLogId: string) => number {
   const seek = client.query<{ n: number }, [number, number | string, string]>(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
-    WHERE mobile = ?1 AND (start, call_log_id) < (?2, ?3)
+    WHERE mobile = ${int(1)} AND (start, call_log_id) < (?2, ?3)
     ORDER BY start DESC, call_log_id DESC LIMIT 1`)
   return (mobile, start, callLogId) => seek.get(mobile, start, callLogId)?.n ?? 0
 }
@@ -62,7 +63,7 @@ export function callsBefore(client: Database): (mobile: number, start: number | 
 export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number): void {
   const countBefore = callsBefore(client)
   const after = client.query(`SELECT start, call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
-    WHERE mobile = ?1 AND (start, call_log_id) >= (?2, ?3)
+    WHERE mobile = ${int(1)} AND (start, call_log_id) >= (?2, ?3)
     ORDER BY start, call_log_id`)
   // a call of a visible store moves in the feed; one of an invisible store is in no copy (a store
   // that turned invisible this run moves all its calls anyway: store/feed.ts; calls.visible is

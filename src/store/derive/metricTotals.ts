@@ -3,6 +3,7 @@
 // in key order; an incremental run reruns each changed store from its earliest
 // changed date. Both add the same increments.
 import type { Database } from 'bun:sqlite'
+import { int, text } from '../bound'
 import { totalSearchOf } from '../fieldRules'
 import { METRIC_VALUES, type MetricRow } from '../rows'
 import { firstKey, metricKey } from '../listingFigures'
@@ -10,8 +11,8 @@ import { Accumulator, rerunStores, type RunningTotals } from './runningTotals'
 
 export const METRIC_TOTALS: RunningTotals<MetricRow> = {
   table: 'metrics',
-  before: `k < ${metricKey('?1', '?2')} AND k >= ${firstKey('?1')}`,
-  from: `k >= ${metricKey('?1', '?2')} AND k < ${firstKey('?1 + 1')}`,
+  before: `k < ${metricKey(int(1), text(2))} AND k >= ${firstKey(int(1))}`,
+  from: `k >= ${metricKey(int(1), text(2))} AND k < ${firstKey(`${int(1)} + 1`)}`,
   order: 'k',
   id: ['k'],
   read: METRIC_VALUES,
