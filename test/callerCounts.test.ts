@@ -8,6 +8,7 @@
 import { describe, expect, test } from 'bun:test'
 import { seedDemo } from '../db/fixtures/demo'
 import { applyChanges } from '../src/store/load'
+import { mobileKey } from '../src/store/callCodec'
 import { closeStore, openStore, type Store } from '../src/store/open'
 import { demoApp, minutesHalfUp, sendAsDemo as send, type ExtraCall, type TestApp } from './helpers'
 
@@ -271,7 +272,11 @@ describe('an incremental run numbers a new call as it goes in', () => {
   const stored = (db: Store) => new Map(db.$client.query<{ call_log_id: string; prev_calls_count: number }, []>('SELECT call_log_id, prev_calls_count FROM calls').all().map((r) => [r.call_log_id, r.prev_calls_count]))
   const expectBruteForce = (db: Store) => {
     const have = stored(db)
-    for (const [id, e] of bruteCallerCounts(db)) expect([id, have.get(id)]).toEqual([id, e.prev])
+    const totals = new Map(db.$client.query<{ mobile: number; total: number }, []>('SELECT mobile, total FROM callers').all().map((r) => [r.mobile, r.total]))
+    for (const [id, e] of bruteCallerCounts(db)) {
+      expect([id, have.get(id)]).toEqual([id, e.prev])
+      expect([id, totals.get(mobileKey(e.mobile))]).toEqual([id, e.total])
+    }
   }
 
   test("calls after each caller's last are not rewritten; a late call rewrites exactly the calls after it; a moved early call is counted afresh", () => {
@@ -288,6 +293,8 @@ describe('an incremental run numbers a new call as it goes in', () => {
     }
     // a known caller's call after all of its calls, and a new caller's first: both go in numbered
     expect(run(call('NEW-A', '2025-06-30 23:30:00', busiest.caller_number), call('NEW-C', '2025-06-30 23:45:00', '+91 9111111111'))).toEqual([])
+    // a new caller's two calls in one run, in time order: each went in as the last, the caller's total is 2
+    expect(run(call('NEW-P', '2025-06-30 23:10:00', '+91 9222222222'), call('NEW-Q', '2025-06-30 23:20:00', '+91 9222222222'))).toEqual([])
     // two in one run whose call_log_ids run against their times: the one taken first went in a place early
     expect(run(call('NEW-1', '2025-06-30 23:50:00', busiest.caller_number), call('NEW-2', '2025-06-30 23:40:00', busiest.caller_number))).toEqual(['NEW-1'])
     // a late call, before the caller's last three: exactly those move up one

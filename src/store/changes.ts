@@ -7,7 +7,7 @@
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
 import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
-import { callsBefore, comparePlaces, renumberCallers, type Place } from './derive/callers'
+import { callsAfter, callsBefore, comparePlaces, renumberCallers, type Place } from './derive/callers'
 import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { metricKey } from './listingFigures'
@@ -80,10 +80,13 @@ export class Changes {
     // then rewrites only the calls that come after it (each rewrite updates the call and three
     // of its indexes)
     const countBefore = callsBefore(this.client)
-    const insert = (values: StoredValue[], feedSeq: StoredValue) => {
-      const before = countBefore(values[MOBILE] as number, values[START] as number | string, values[1] as string)
+    const anyAfter = callsAfter(this.client)
+    const insert = (values: StoredValue[], feedSeq: StoredValue): Pick<Place, 'before' | 'last'> => {
+      const [mobile, start, id] = [values[MOBILE] as number, values[START] as number | string, values[1] as string]
+      const before = countBefore(mobile, start, id)
+      const last = !anyAfter(mobile, start, id)
       insertAt.run(...values, feedSeq, before)
-      return before
+      return { before, last }
     }
     // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
     const update = this.client.query(`UPDATE calls SET ${VALUES.map((c) => `${c} = ?`).join(', ')},
@@ -98,9 +101,9 @@ export class Changes {
         // a new call always takes the run's position, visible or not: a partner whose copy came
         // from another replica may hold it (changes.md 5), and a delete it never needed is harmless
         unmarkGone(this.client, id)
-        const before = insert(values, this.seq)
+        const inserted = insert(values, this.seq)
         this.touchCounts(values)
-        this.touchCaller(values, before)
+        this.touchCaller(values, inserted)
       } else if (old[WEBSITE] === values[WEBSITE] && old[START] === values[START]) {
         if (values.every((v, i) => old[i] === v)) continue
         const websiteId = values[WEBSITE] as number
@@ -114,11 +117,11 @@ export class Changes {
       } else {
         remove.run(old[START], id)
         const moved = this.shown(old[WEBSITE] as number) || this.shown(values[WEBSITE] as number)
-        const before = insert(values, moved ? this.seq : old[STORED_CALL_COLUMNS.length])
+        const inserted = insert(values, moved ? this.seq : old[STORED_CALL_COLUMNS.length])
         this.touchCounts(old)
         this.touchCounts(values)
         this.touchCaller(old)
-        this.touchCaller(values, before)
+        this.touchCaller(values, inserted)
       }
       changed++
     }
@@ -173,12 +176,14 @@ export class Changes {
     this.minutes.add(minuteOf(start))
   }
 
-  /** A stored call's caller: renumbered at refresh from its earliest touched place (`before`: the call was inserted there, after that many of the caller's calls). */
-  private touchCaller(call: StoredValue[], before?: number): void {
-    const place: Place = { start: call[START] as number | string, callLogId: call[1] as string, before }
+  /** A stored call's caller: renumbered at refresh from its earliest touched place (`inserted`: the call went in there, numbered, derive/callers.ts Place). */
+  private touchCaller(call: StoredValue[], inserted: Pick<Place, 'before' | 'last'> = {}): void {
+    const place: Place = { start: call[START] as number | string, callLogId: call[1] as string, ...inserted }
     const mobile = call[MOBILE] as number
     const earliest = this.callers.get(mobile)
-    if (earliest === undefined || comparePlaces(place, earliest) < 0) this.callers.set(mobile, place)
+    if (earliest === undefined) this.callers.set(mobile, place)
+    // touched again: whichever place is earlier, what follows it is no longer known to be nothing
+    else this.callers.set(mobile, { ...(comparePlaces(place, earliest) < 0 ? place : earliest), last: false })
   }
 
   /** The derived rows this run's rows touched, each table through its module; then a second pass starts afresh. */

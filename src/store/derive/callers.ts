@@ -32,6 +32,11 @@ export interface Place {
    * before it in the caller's sequence would have touched an earlier place
    */
   before?: number
+  /**
+   * when the run inserted the call there, no call of its caller came after it, and nothing else
+   * of the caller was touched since: the caller's total is then before + 1, with nothing to read
+   */
+  last?: boolean
 }
 
 const rank = (v: number | string) => (typeof v === 'number' ? 0 : 1)
@@ -56,6 +61,17 @@ export function callsBefore(client: Database): (mobile: number, start: number | 
 }
 
 /**
+ * Whether the caller has a call stored after a place: one seek of calls_mobile, on the page
+ * callsBefore has just read. Asked as a call goes in, it spares renumbering a read of the
+ * caller's calls (a page read again by then) for the usual new call, its caller's last.
+ */
+export function callsAfter(client: Database): (mobile: number, start: number | string, callLogId: string) => boolean {
+  const seek = client.query<{ one: number }, [number, number | string, string]>(`SELECT 1 AS one FROM calls INDEXED BY calls_mobile
+    WHERE mobile = ${int(1)} AND (start, call_log_id) > (?2, ?3) ORDER BY start, call_log_id LIMIT 1`)
+  return (mobile, start, callLogId) => seek.get(mobile, start, callLogId) !== null
+}
+
+/**
  * An incremental run's side: each caller renumbered from its earliest touched place (a new
  * call is usually its last). A call whose place changed takes the run's feed position `seq`,
  * and so does each caller whose total changed.
@@ -72,6 +88,11 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
     feed_seq = iif(visible = 1, ?2, feed_seq) WHERE start = ?3 AND call_log_id = ?4`)
   const setTotal = client.query('INSERT INTO callers (mobile, total, seq) VALUES (?1, ?2, ?3) ON CONFLICT (mobile) DO UPDATE SET total = ?2, seq = ?3 WHERE total <> ?2')
   for (const [mobile, place] of [...earliest].sort((a, b) => a[0] - b[0])) {
+    if (place.last && place.before !== undefined) {
+      // the call went in numbered `before`, its caller's last: the total follows, and no call moves
+      setTotal.run(mobile, place.before + 1, seq)
+      continue
+    }
     let n = place.before ?? countBefore(mobile, place.start, place.callLogId)
     // read before writing: prev_calls_count is part of the index being walked
     for (const r of after.all(mobile, place.start, place.callLogId) as { start: number | string; call_log_id: string; prev_calls_count: number }[]) {
