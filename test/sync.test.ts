@@ -104,11 +104,11 @@ describe('sync', () => {
 
   // store/bound.ts: a statement run once a changed call (a caller's place, a store's day) that left
   // the planner its key's parameter was prepared again each time: 39 µs a caller's seek, not 11
-  test("an incremental run's statements leave the planner no parameter to read", async () => {
-    const db = await freshFullLoad()
-    await applyDayOfChanges(m.master, { seed: 4, changes: dayOfChangesAt(0.002) })
+  test("a full load's and an incremental run's statements leave the planner no parameter to read", async () => {
     const statements = recordStatements()
     try {
+      const db = await freshFullLoad()
+      await applyDayOfChanges(m.master, { seed: 4, changes: dayOfChangesAt(0.002) })
       expect((await runSync(db, m.url)).tables.call_logs.written).toBeGreaterThan(100)
     } finally {
       statements.stop()
