@@ -7,7 +7,7 @@
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
 import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
-import { callsAfter, callsBefore, comparePlaces, renumberCallers, type Place } from './derive/callers'
+import { comparePlaces, placeAmongCalls, renumberCallers, type Place } from './derive/callers'
 import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { metricKey } from './listingFigures'
@@ -79,14 +79,11 @@ export class Changes {
     // a call goes in at its caller's place as the stored calls before it number it: renumbering
     // then rewrites only the calls that come after it (each rewrite updates the call and three
     // of its indexes)
-    const countBefore = callsBefore(this.client)
-    const anyAfter = callsAfter(this.client)
+    const placeOf = placeAmongCalls(this.client)
     const insert = (values: StoredValue[], feedSeq: StoredValue): Pick<Place, 'before' | 'last'> => {
-      const [mobile, start, id] = [values[MOBILE] as number, values[START] as number | string, values[1] as string]
-      const before = countBefore(mobile, start, id)
-      const last = !anyAfter(mobile, start, id)
-      insertAt.run(...values, feedSeq, before)
-      return { before, last }
+      const place = placeOf(values[MOBILE] as number, values[START] as number | string, values[1] as string)
+      insertAt.run(...values, feedSeq, place.before)
+      return place
     }
     // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
     const update = this.client.query(`UPDATE calls SET ${VALUES.map((c) => `${c} = ?`).join(', ')},

@@ -27,7 +27,7 @@ export interface Place {
   start: number | string
   callLogId: string
   /**
-   * the caller's calls stored before it, when this run inserted the call there (callsBefore): still
+   * the caller's calls stored before it, when this run inserted the call there (placeAmongCalls): still
    * right at renumbering while the call is its caller's earliest touched place, since any change
    * before it in the caller's sequence would have touched an earlier place
    */
@@ -49,26 +49,20 @@ export function comparePlaces(a: Place, b: Place): number {
 }
 
 /**
- * The caller's calls stored before a place (start, call_log_id): the number a call there takes,
- * one seek of calls_mobile. An incremental run inserts a call numbered so, and renumbering
- * then finds the usual new call (its caller's last) right already and leaves it alone.
+ * Where a place (start, call_log_id) lies among its caller's stored calls: how many come before
+ * it (the number a call there takes) and whether any comes after. One statement, two seeks of
+ * calls_mobile on the same page. An incremental run inserts a call numbered so; when none comes
+ * after (the usual new call, its caller's last), renumbering has nothing to read for it.
  */
-export function callsBefore(client: Database): (mobile: number, start: number | string, callLogId: string) => number {
-  const seek = client.query<{ n: number }, [number, number | string, string]>(`SELECT prev_calls_count + 1 AS n FROM calls INDEXED BY calls_mobile
-    WHERE mobile = ${int(1)} AND (start, call_log_id) < (?2, ?3)
-    ORDER BY start DESC, call_log_id DESC LIMIT 1`)
-  return (mobile, start, callLogId) => seek.get(mobile, start, callLogId)?.n ?? 0
-}
-
-/**
- * Whether the caller has a call stored after a place: one seek of calls_mobile, on the page
- * callsBefore has just read. Asked as a call goes in, it spares renumbering a read of the
- * caller's calls (a page read again by then) for the usual new call, its caller's last.
- */
-export function callsAfter(client: Database): (mobile: number, start: number | string, callLogId: string) => boolean {
-  const seek = client.query<{ one: number }, [number, number | string, string]>(`SELECT 1 AS one FROM calls INDEXED BY calls_mobile
-    WHERE mobile = ${int(1)} AND (start, call_log_id) > (?2, ?3) ORDER BY start, call_log_id LIMIT 1`)
-  return (mobile, start, callLogId) => seek.get(mobile, start, callLogId) !== null
+export function placeAmongCalls(client: Database): (mobile: number, start: number | string, callLogId: string) => { before: number; last: boolean } {
+  const seek = client.query<{ n: number; later: number }, [number, number | string, string]>(`SELECT
+    coalesce((SELECT prev_calls_count + 1 FROM calls INDEXED BY calls_mobile
+      WHERE mobile = ${int(1)} AND (start, call_log_id) < (?2, ?3) ORDER BY start DESC, call_log_id DESC LIMIT 1), 0) AS n,
+    EXISTS (SELECT 1 FROM calls INDEXED BY calls_mobile WHERE mobile = ${int(1)} AND (start, call_log_id) > (?2, ?3)) AS later`)
+  return (mobile, start, callLogId) => {
+    const { n, later } = seek.get(mobile, start, callLogId)!
+    return { before: n, last: later === 0 }
+  }
 }
 
 /**
@@ -77,7 +71,7 @@ export function callsAfter(client: Database): (mobile: number, start: number | s
  * and so does each caller whose total changed.
  */
 export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number): void {
-  const countBefore = callsBefore(client)
+  const placeOf = placeAmongCalls(client)
   const after = client.query(`SELECT start, call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
     WHERE mobile = ${int(1)} AND (start, call_log_id) >= (?2, ?3)
     ORDER BY start, call_log_id`)
@@ -93,7 +87,7 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
       setTotal.run(mobile, place.before + 1, seq)
       continue
     }
-    let n = place.before ?? countBefore(mobile, place.start, place.callLogId)
+    let n = place.before ?? placeOf(mobile, place.start, place.callLogId).before
     // read before writing: prev_calls_count is part of the index being walked
     for (const r of after.all(mobile, place.start, place.callLogId) as { start: number | string; call_log_id: string; prev_calls_count: number }[]) {
       if (r.prev_calls_count !== n) setPlace.run(n, seq, r.start, r.call_log_id)
