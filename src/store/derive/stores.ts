@@ -1,17 +1,24 @@
 // Stores: visible (not deleted, dealer active: master-contract §1) and
 // dealership_name (the store's name, else the dealer's, else the literal, §2),
-// recomputed for every store each run (ten thousand rows: cheap).
+// recomputed for every store when stores or dealers changed (ten thousand rows: cheap).
 import type { Database } from 'bun:sqlite'
 import { isBlank } from '../fieldRules'
 
-export function deriveStores(client: Database): void {
-  client.run(`UPDATE stores SET
+/**
+ * The derivation. A sync that finds websites and dealer_master unchanged at the master
+ * skips it (sync/run.ts); its text is part of their fingerprints, so a release that
+ * derives otherwise derives again once.
+ */
+export const STORES_DERIVATION = `UPDATE stores SET
     visible = (is_deleted = 0 AND EXISTS (SELECT 1 FROM dealers d WHERE d.sap_code = stores.sap_code AND d.is_active = 1)),
     dealership_name = CASE
       WHEN NOT ${isBlank('store_name')} THEN store_name
       WHEN NOT ${isBlank('(SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)')}
         THEN (SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)
-      ELSE 'Dealer Name Not Available' END`)
+      ELSE 'Dealer Name Not Available' END`
+
+export function deriveStores(client: Database): void {
+  client.run(STORES_DERIVATION)
 }
 
 /**
