@@ -123,6 +123,12 @@ export const MUTANTS: Mutant[] = [
   { name: 'a stop after the commit records the run as failed', file: 'src/sync/run.ts', find: "    if (name === 'committed') committed = true", replace: '    void committed', tests: ['test/sync.test.ts'] },
   { name: "drizzle's migration statements left unfinalized", file: 'src/store/open.ts', find: '    for (const statement of prepared) statement.finalize()', replace: '    void prepared', tests: ['test/store.test.ts'] },
   { name: "bun:sqlite's statement cache left at its 20", file: 'src/store/open.ts', find: 'Database.MAX_QUERY_CACHE_SIZE = Math.max(Database.MAX_QUERY_CACHE_SIZE, QUERY_CACHE_SIZE)', replace: 'void QUERY_CACHE_SIZE', tests: ['test/statementCache.test.ts'] },
+  { name: 'a small table fingerprinted by its row count alone', file: 'src/sync/masterTables.ts', find: "AS a, ${sum('REVERSE(t)')} AS b", replace: "AS a0, ${sum('REVERSE(t)')} AS b0, 0 AS a, 0 AS b", tests: ['test/sync.test.ts'] },
+  { name: 'a small table fingerprinted with NULL as the text NULL', file: 'src/sync/masterTables.ts', find: '.map((c) => `QUOTE(${c})`)', replace: ".map((c) => `IFNULL(${c}, 'NULL')`)", tests: ['test/sync.test.ts'] },
+  { name: 'products not derived again when only their images changed', file: 'src/sync/run.ts', find: "products: rewritten.has('products') || rewritten.has('product_images'),", replace: "products: rewritten.has('products'),", tests: ['test/sync.test.ts'] },
+  { name: 'stores not derived again when only their dealers changed', file: 'src/sync/run.ts', find: "stores: rewritten.has('stores') || rewritten.has('dealers'),", replace: "stores: rewritten.has('stores'),", tests: ['test/sync.test.ts'] },
+  { name: 'a small table skipped once it has any fingerprint', file: 'src/sync/run.ts', find: '      if (!full && run.meta(fingerprintKey(into)) === `${fingerprints[name]}/${run.meta(digestKey(into))}`) {', replace: '      if (!full && run.meta(fingerprintKey(into)) !== null) {', tests: ['test/sync.test.ts'] },
+  { name: 'a small table skipped though a release before fingerprints wrote it since', file: 'src/sync/run.ts', find: '=== `${fingerprints[name]}/${run.meta(digestKey(into))}`) {', replace: "?.startsWith(fingerprints[name]) === true) {", tests: ['test/sync.test.ts'] },
 ]
 
 /** What is caught: true when the tests fail with the mutant planted. */

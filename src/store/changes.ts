@@ -23,6 +23,14 @@ const STORED = STORED_CALL_COLUMNS.join(', ')
 // the values that are not the call's key (start, call_log_id)
 const VALUES = STORED_CALL_COLUMNS.slice(2)
 
+/** What is derived from the small tables, to derive again in a run that wrote them again. */
+export interface Rederive {
+  /** stores' visibility and names (stores, dealers) */
+  stores: boolean
+  /** products' images and ranks (products, product_images) */
+  products: boolean
+}
+
 export class Changes {
   // what this run's rows touched, refreshed by refresh()
   private days = new Set<string>() // `${website_id}|${day}`
@@ -36,11 +44,12 @@ export class Changes {
     private facesBefore: StoreFaces,
     /** this run's feed position */
     private seq: number,
+    private rederive: Rederive,
     private step: (name: string) => void,
   ) {
-    // the small tables are in: derive the stores once for the run; which are visible now decides
-    // which changed calls move in the feed
-    deriveStores(client)
+    // the small tables are in: derive the stores once for the run (when they were written
+    // again); which are visible now decides which changed calls move in the feed
+    if (rederive.stores) deriveStores(client)
     this.facesNow = storeFaces(client)
   }
 
@@ -201,7 +210,8 @@ export class Changes {
     this.step('derived:call_minutes')
     renumberCallers(this.client, this.callers, this.seq)
     this.step('derived:callers')
-    deriveProducts(this.client)
+    if (this.rederive.products) deriveProducts(this.client)
+    this.rederive = { ...this.rederive, products: false } // once a run: a second pass (repairs) changes no product
     for (const touched of [this.days, this.minutes, this.callers, this.metricStores]) touched.clear()
     this.facesBefore = this.facesNow
   }

@@ -32,7 +32,8 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void 
 export function applyChanges(db: Store, rows: { calls?: CallRow[]; metrics?: MetricRow[] }): void {
   const client = db.$client
   client.transaction(() => {
-    const changes = new Changes(client, storeFaces(client), openFeedSeq(client, istNow()), () => {})
+    // the small tables derived again, as a sync run that wrote them would
+    const changes = new Changes(client, storeFaces(client), openFeedSeq(client, istNow()), { stores: true, products: true }, () => {})
     changes.metrics(rows.metrics ?? [])
     changes.calls(rows.calls ?? [])
     changes.refresh()

@@ -1,5 +1,6 @@
 // The small tables (dealers, stores, employees, products, keys…): read whole
-// every run and written afresh, so hard deletes and soft flags propagate.
+// and written afresh when the master's copy changed (sync/run.ts), so hard
+// deletes and soft flags propagate.
 import type { Database } from 'bun:sqlite'
 import { SMALL_TABLES, type SmallRow, type SmallTable } from './rows'
 
@@ -16,3 +17,6 @@ export function insertRows(client: Database, table: SmallTable, rows: SmallRow[]
 
 /** The meta key of a small table's digest: written by each sync run with the table's rows (sync/run.ts). */
 export const digestKey = (table: SmallTable) => `digest:${table}`
+
+/** The meta key of the master's fingerprint of a small table when the store last wrote it (sync/run.ts). */
+export const fingerprintKey = (table: SmallTable) => `fingerprint:${table}`

@@ -5,7 +5,7 @@
 // back. The run hands store-shaped rows (rows.ts) to a FullLoad or to Changes.
 import type { Database } from 'bun:sqlite'
 import { BUSY_TIMEOUT_MS } from './open'
-import { Changes } from './changes'
+import { Changes, type Rederive } from './changes'
 import { storeFaces, type StoreFaces } from './derive/stores'
 import { openFeedSeq } from './feed'
 import { setDataAsOf } from './freshness'
@@ -131,9 +131,9 @@ export class SyncRun {
     return new FullLoad(this.client, this.seq, (step) => this.onStep(step))
   }
 
-  /** The large tables' changed rows, and the derived rows they touch. */
-  changes(): Changes {
-    return new Changes(this.client, this.facesBefore, this.seq, (step) => this.onStep(step))
+  /** The large tables' changed rows, and the derived rows they touch; `rederive`: the small tables' derivations to run again (their tables were written again). */
+  changes(rederive: Rederive): Changes {
+    return new Changes(this.client, this.facesBefore, this.seq, rederive, (step) => this.onStep(step))
   }
 
   /** Rows of the two large tables, to compare with the master's. */

@@ -1,15 +1,19 @@
 // One sync run: master (one REPEATABLE READ snapshot) → read store (one
 // SQLite transaction on the sync's own connection, store/syncRun.ts). Small
-// tables are read whole and replaced, so hard deletes and flags propagate;
+// tables are compared whole by their fingerprints at the master, and one that
+// moved is read whole and replaced, so hard deletes and flags propagate;
 // call_logs and listing_daily_metrics are read from their updated_at watermark
 // less a look-back window (writers commit up to 300 s late). After the data, a
 // verification pass compares the two and repairs what differs (verify.ts).
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/open'
-import { digestKey } from '../store/smallTables'
+import { digestKey, fingerprintKey } from '../store/smallTables'
+import type { SmallTable } from '../store/rows'
+import { PRODUCTS_DERIVATION } from '../store/derive/products'
+import { STORES_DERIVATION } from '../store/derive/stores'
 import { storeMeta, SyncRun } from '../store/syncRun'
 import { beginSnapshot, connectMaster, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
-import { LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
+import { fingerprintsSql, LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
 import type { Progress } from './progress'
 import { MASTER_COUNTS, verify, VERIFY_WINDOW, type MasterCounts } from './verify'
 
@@ -19,6 +23,8 @@ export const LOOK_BACK_SECONDS = 300
 interface TableStats {
   read: number
   written: number
+  /** a small table the master holds as the store does (its fingerprint): neither read nor written */
+  unchanged?: true
 }
 
 interface SyncResult {
@@ -93,9 +99,21 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     const totals = progress ? await rowsToRead(master, full ? { listing_daily_metrics: null, call_logs: null } : marks) : undefined
 
     progress?.phase('reading the small tables')
+    // a small table is read whole and written afresh only when its fingerprint at the master
+    // moved (or on a full load): most runs change none, and rewriting them all dirtied about
+    // 5,000 pages a run (products and their nine indexes, images, stores)
+    const fingerprints = await smallTableFingerprints(master)
+    const rewritten = new Set<SmallTable>()
     for (const [name, { into }] of Object.entries(SMALL_MASTER_TABLES)) {
+      const stats: TableStats = (tables[name] = { read: 0, written: 0 })
+      // kept with the digest of what the store then wrote: a release before fingerprints that wrote
+      // the table since (a downgrade) moved the digest, and the table is written again
+      if (!full && run.meta(fingerprintKey(into)) === `${fingerprints[name]}/${run.meta(digestKey(into))}`) {
+        stats.unchanged = true
+        continue
+      }
       run.clear(into)
-      const stats = (tables[name] = { read: 0, written: 0 })
+      rewritten.add(into)
       // what the table holds, as a digest: a server keeps what it built from a table the run did not change
       const digest = createHash('sha256')
       for await (const rows of streamRows(master, selectFrom(name))) {
@@ -104,12 +122,18 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
         for (const row of rows) digest.update(`${JSON.stringify(row)}\n`) // a row at a time: the batches' sizes vary from run to run
         progress?.add(rows.length)
       }
-      run.setMeta(digestKey(into), digest.digest('hex'))
+      const written = digest.digest('hex')
+      run.setMeta(digestKey(into), written)
+      run.setMeta(fingerprintKey(into), `${fingerprints[name]}/${written}`)
     }
     phase('small-tables')
 
     const load = full ? run.fullLoad() : undefined
-    const changes = full ? undefined : run.changes()
+    // what is derived from a small table is derived again when the table was written again
+    const changes = full ? undefined : run.changes({
+      stores: rewritten.has('stores') || rewritten.has('dealers'),
+      products: rewritten.has('products') || rewritten.has('product_images'),
+    })
     for (const name of Object.keys(LARGE_MASTER_TABLES) as LargeTable[]) {
       const mark = full ? null : marks[name]
       const stats = (tables[name] = { read: 0, written: 0 })
@@ -165,6 +189,18 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
   } finally {
     master?.destroy()
   }
+}
+
+/**
+ * Each small table's fingerprint at the master (masterTables.ts), by master table, with
+ * what the store makes of it: the statement that reads it and the derivations, so a
+ * release that reads or derives otherwise writes every small table again once.
+ */
+async function smallTableFingerprints(master: Master): Promise<Record<string, string>> {
+  const names = Object.keys(SMALL_MASTER_TABLES)
+  const how = createHash('sha256').update([...names.map(selectFrom), STORES_DERIVATION, ...PRODUCTS_DERIVATION].join('\n')).digest('hex').slice(0, 16)
+  const rows = await queryRows<{ name: string; n: number; a: string; b: string }>(master, fingerprintsSql(names))
+  return Object.fromEntries(rows.map((r) => [r.name, `${how}:${r.n}:${r.a}:${r.b}`]))
 }
 
 /** Rows the run will read of each large table: all of them, or those from the watermark less the look-back. */

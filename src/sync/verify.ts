@@ -4,7 +4,8 @@
 // windows move on each run and wrap, so over several runs every row is
 // checked. Rows that differ are written again through the run's Changes and
 // counted as repaired; when the call counts differ, every call is read and
-// calls the master no longer has are removed. (The small tables are read whole every run.)
+// calls the master no longer has are removed. (The small tables are compared whole every
+// run, by their fingerprints: sync/run.ts.)
 import type { Changes } from '../store/changes'
 import type { SyncRun } from '../store/syncRun'
 import { queryRows, streamRows, type Master } from './master'
