@@ -166,48 +166,62 @@ describe('small tables by fingerprint', () => {
   const rewritten = (r: Awaited<ReturnType<typeof runSync>>) => SMALL.filter((t) => !r.tables[t].unchanged)
 
   test('a small table the master holds as it was is neither read nor written; one changed anywhere is, and what derives from it is derived again', async () => {
-    const db = newStore()
-    await runSync(db, m.url)
-    const quiet = await runSync(db, m.url)
-    expect(rewritten(quiet)).toEqual([])
-    for (const t of SMALL) expect(quiet.tables[t]).toEqual({ read: 0, written: 0, unchanged: true })
+    // the master as it was, for the tests after this one, whatever happens here
+    const q = async (sql: string) => ((await m.master.query(sql)) as any)[0]
+    const [stores, image, product, dealer] = await Promise.all([
+      q('SELECT id, city FROM websites WHERE is_deleted = 0 ORDER BY id LIMIT 2'),
+      q('SELECT id, image_path FROM product_images ORDER BY id LIMIT 1'),
+      q('SELECT id, color FROM products ORDER BY id LIMIT 1'),
+      q("SELECT is_active FROM dealer_master WHERE sap_code = 'SAP000004'"),
+    ])
+    try {
+      const db = newStore()
+      await runSync(db, m.url)
+      const quiet = await runSync(db, m.url)
+      expect(rewritten(quiet)).toEqual([])
+      for (const t of SMALL) expect(quiet.tables[t]).toEqual({ read: 0, written: 0, unchanged: true })
 
-    // two stores trade cities of one length: an XOR of row checksums would not move
-    const [rows] = (await m.master.query('SELECT id FROM websites WHERE is_deleted = 0 ORDER BY id LIMIT 2')) as any
-    const [a, b] = rows.map((r: { id: number }) => r.id)
-    await m.master.query("UPDATE websites SET city = IF(id = ?, 'Pune', 'Agra') WHERE id IN (?, ?)", [a, a, b])
-    expect(rewritten(await runSync(db, m.url))).toEqual(['websites'])
-    await m.master.query("UPDATE websites SET city = IF(id = ?, 'Agra', 'Pune') WHERE id IN (?, ?)", [a, a, b])
-    const traded = await runSync(db, m.url)
-    expect(rewritten(traded)).toEqual(['websites'])
-    expect(traded.tables.websites.read).toBeGreaterThan(2)
-    const cities = db.$client.query('SELECT website_id, city FROM stores WHERE website_id IN (?, ?) ORDER BY website_id').all(a, b)
-    expect(cities).toEqual([{ website_id: a, city: 'Agra' }, { website_id: b, city: 'Pune' }])
+      // two stores trade cities of one length: an XOR of row checksums would not move
+      const [rows] = (await m.master.query('SELECT id FROM websites WHERE is_deleted = 0 ORDER BY id LIMIT 2')) as any
+      const [a, b] = rows.map((r: { id: number }) => r.id)
+      await m.master.query("UPDATE websites SET city = IF(id = ?, 'Pune', 'Agra') WHERE id IN (?, ?)", [a, a, b])
+      expect(rewritten(await runSync(db, m.url))).toEqual(['websites'])
+      await m.master.query("UPDATE websites SET city = IF(id = ?, 'Agra', 'Pune') WHERE id IN (?, ?)", [a, a, b])
+      const traded = await runSync(db, m.url)
+      expect(rewritten(traded)).toEqual(['websites'])
+      expect(traded.tables.websites.read).toBeGreaterThan(2)
+      const cities = db.$client.query('SELECT website_id, city FROM stores WHERE website_id IN (?, ?) ORDER BY website_id').all(a, b)
+      expect(cities).toEqual([{ website_id: a, city: 'Agra' }, { website_id: b, city: 'Pune' }])
 
-    // an image alone: the products' image lists are derived again from it
-    await m.master.query("UPDATE product_images SET image_path = 'moved/front.jpg' WHERE id = (SELECT id FROM (SELECT min(id) AS id FROM product_images) x)")
-    expect(rewritten(await runSync(db, m.url))).toEqual(['product_images'])
-    expect(db.$client.query("SELECT count(*) AS n FROM products WHERE images LIKE '%moved/front.jpg%'").get()).toEqual({ n: 1 })
-    // a dealer turned inactive: its stores' visibility is derived again
-    await m.master.query("UPDATE dealer_master SET is_active = 0 WHERE sap_code = 'SAP000004'")
-    expect(rewritten(await runSync(db, m.url))).toEqual(['dealer_master'])
-    expect(db.$client.query("SELECT count(*) AS n FROM stores WHERE sap_code = 'SAP000004' AND visible = 1").get()).toEqual({ n: 0 })
-    // NULL and the text 'NULL' are not the same value
-    const firstProduct = '(SELECT id FROM (SELECT min(id) AS id FROM products) x)'
-    await m.master.query(`UPDATE products SET color = NULL WHERE id = ${firstProduct}`)
-    await runSync(db, m.url)
-    await m.master.query(`UPDATE products SET color = 'NULL' WHERE id = ${firstProduct}`)
-    expect(rewritten(await runSync(db, m.url))).toEqual(['products'])
+      // an image alone: the products' image lists are derived again from it
+      await m.master.query("UPDATE product_images SET image_path = 'moved/front.jpg' WHERE id = (SELECT id FROM (SELECT min(id) AS id FROM product_images) x)")
+      expect(rewritten(await runSync(db, m.url))).toEqual(['product_images'])
+      expect(db.$client.query("SELECT count(*) AS n FROM products WHERE images LIKE '%moved/front.jpg%'").get()).toEqual({ n: 1 })
+      // a dealer turned inactive: its stores' visibility is derived again
+      await m.master.query("UPDATE dealer_master SET is_active = 0 WHERE sap_code = 'SAP000004'")
+      expect(rewritten(await runSync(db, m.url))).toEqual(['dealer_master'])
+      expect(db.$client.query("SELECT count(*) AS n FROM stores WHERE sap_code = 'SAP000004' AND visible = 1").get()).toEqual({ n: 0 })
+      // NULL and the text 'NULL' are not the same value
+      const firstProduct = '(SELECT id FROM (SELECT min(id) AS id FROM products) x)'
+      await m.master.query(`UPDATE products SET color = NULL WHERE id = ${firstProduct}`)
+      await runSync(db, m.url)
+      await m.master.query(`UPDATE products SET color = 'NULL' WHERE id = ${firstProduct}`)
+      expect(rewritten(await runSync(db, m.url))).toEqual(['products'])
 
-    // a release before fingerprints that wrote a table since (a downgrade, then an upgrade): its digest moved
-    db.$client.run("UPDATE meta SET value = 'written by an older release' WHERE key = 'digest:stores'")
-    expect(rewritten(await runSync(db, m.url))).toEqual(['websites'])
-    // a store written before fingerprints (or by a release that reads or derives otherwise) writes them all once
-    db.$client.run("DELETE FROM meta WHERE key LIKE 'fingerprint:%'")
-    expect(rewritten(await runSync(db, m.url))).toEqual(SMALL)
-    expect(rewritten(await runSync(db, m.url))).toEqual([])
-    expect(dump(db)).toEqual(dump(await freshFullLoad()))
-    await m.master.query("UPDATE dealer_master SET is_active = 1 WHERE sap_code = 'SAP000004'")
+      // a release before fingerprints that wrote a table since (a downgrade, then an upgrade): its digest moved
+      db.$client.run("UPDATE meta SET value = 'written by an older release' WHERE key = 'digest:stores'")
+      expect(rewritten(await runSync(db, m.url))).toEqual(['websites'])
+      // a store written before fingerprints (or by a release that reads or derives otherwise) writes them all once
+      db.$client.run("DELETE FROM meta WHERE key LIKE 'fingerprint:%'")
+      expect(rewritten(await runSync(db, m.url))).toEqual(SMALL)
+      expect(rewritten(await runSync(db, m.url))).toEqual([])
+      expect(dump(db)).toEqual(dump(await freshFullLoad()))
+    } finally {
+      for (const s of stores) await m.master.query('UPDATE websites SET city = ? WHERE id = ?', [s.city, s.id])
+      await m.master.query('UPDATE product_images SET image_path = ? WHERE id = ?', [image[0].image_path, image[0].id])
+      await m.master.query('UPDATE products SET color = ? WHERE id = ?', [product[0].color, product[0].id])
+      await m.master.query("UPDATE dealer_master SET is_active = ? WHERE sap_code = 'SAP000004'", [dealer[0].is_active])
+    }
   }, 60_000)
 })
 

@@ -325,8 +325,8 @@ export const copiesBuiltOnRequest = () => builtOnRequest
 
 /**
  * A value derived from some small tables only, kept while their content is the
- * same. A sync rewrites every small table each run, so each commit is a new data
- * version; it also keeps a digest of each table's rows (meta digest:<table>,
+ * same. Every commit is a new data version, whether or not a sync rewrote a small
+ * table; a sync keeps a digest of each table's rows (meta digest:<table>,
  * sync/run.ts), and the value is built again only when one of those moves. On a
  * serving connection the watcher builds it ahead, in slices (see the top of this
  * file). A store without the digests (fixtures, the demo, keys --demo) builds it

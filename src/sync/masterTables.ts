@@ -52,9 +52,11 @@ export type { SmallRow }
  * the text and of it reversed (exact: MySQL sums integers as DECIMAL). A row's text is its
  * columns through QUOTE, which tells NULL from 'NULL' and keeps every comma inside quotes,
  * so two rows that differ anywhere differ in text. A change to one row moves both sums (a
- * CRC-32 changes with any change of up to 32 bits, and else but once in 2^32); changes to
- * several rows leave both where they were about once in 2^64. Sums, not an XOR: two rows
- * trading equal-length values would cancel out of an XOR of CRCs. MD5 instead of the CRCs
+ * CRC-32 changes with any change of up to 32 bits, and else but once in 2^32). Changes to
+ * several rows leave both where they were only by a coincidence of their CRCs: two rows of
+ * one length flipping one value in opposite directions, about once in 10^8 (a simulation of
+ * MySQL's CRC32, in review). Sums, not an XOR: two rows trading equal-length values always
+ * cancel out of an XOR of CRCs. MD5 instead of the CRCs
  * cost the master 0.38 s a run at production size, about what reading the tables whole
  * costs; the CRCs 0.14 s.
  */

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/open'
 import { digestKey, fingerprintKey } from '../store/smallTables'
-import type { SmallTable } from '../store/rows'
+import { SMALL_TABLES, type SmallTable } from '../store/rows'
+import { newestMigrationMillis } from '../store/migrations'
 import { PRODUCTS_DERIVATION } from '../store/derive/products'
 import { STORES_DERIVATION } from '../store/derive/stores'
 import { storeMeta, SyncRun } from '../store/syncRun'
@@ -192,15 +193,28 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
 }
 
 /**
+ * Raised by a release that converts the master's values otherwise (master.ts's connection
+ * options) without a migration of the store: it then writes every small table again once.
+ */
+const SMALL_TABLES_FORMAT = 1
+
+/**
  * Each small table's fingerprint at the master (masterTables.ts), by master table, with
- * what the store makes of it: the statement that reads it and the derivations, so a
- * release that reads or derives otherwise writes every small table again once.
+ * what the store makes of it: the statements that read the tables, the store's columns
+ * and migrations, the derivations and SMALL_TABLES_FORMAT. A release that changes any of
+ * these writes every small table again once.
  */
 async function smallTableFingerprints(master: Master): Promise<Record<string, string>> {
   const names = Object.keys(SMALL_MASTER_TABLES)
-  const how = createHash('sha256').update([...names.map(selectFrom), STORES_DERIVATION, ...PRODUCTS_DERIVATION].join('\n')).digest('hex').slice(0, 16)
+  const how = createHash('sha256')
+    .update([SMALL_TABLES_FORMAT, newestMigrationMillis, JSON.stringify(SMALL_TABLES), ...names.map(selectFrom), STORES_DERIVATION, ...PRODUCTS_DERIVATION].join('\n'))
+    .digest('hex')
+    .slice(0, 16)
   const rows = await queryRows<{ name: string; n: number; a: string; b: string }>(master, fingerprintsSql(names))
-  return Object.fromEntries(rows.map((r) => [r.name, `${how}:${r.n}:${r.a}:${r.b}`]))
+  const byName = Object.fromEntries(rows.map((r) => [r.name, `${how}:${r.n}:${r.a}:${r.b}`]))
+  // a table without one would be stored as matching for good
+  for (const name of names) if (!byName[name]) throw new Error(`the master gave no fingerprint of ${name}`)
+  return byName
 }
 
 /** Rows the run will read of each large table: all of them, or those from the watermark less the look-back. */
