@@ -44,16 +44,20 @@ export class Changes {
     private facesBefore: StoreFaces,
     /** this run's feed position */
     private seq: number,
-    private rederive: Rederive,
+    rederive: Rederive,
     private step: (name: string) => void,
   ) {
     // the small tables are in: derive the stores once for the run (when they were written
-    // again); which are visible now decides which changed calls move in the feed
+    // again); which are visible now decides which changed calls move in the feed. Stores not
+    // derived again show the faces the run began with.
     if (rederive.stores) deriveStores(client)
-    this.facesNow = storeFaces(client)
+    this.facesNow = rederive.stores ? storeFaces(client) : facesBefore
+    this.productsToDerive = rederive.products
   }
 
   private readonly facesNow: StoreFaces
+  /** once a run: a second pass (repairs) changes no product */
+  private productsToDerive: boolean
 
   /**
    * A change to a call moves it in the feed when a partner's copy may hold it: its store is
@@ -210,8 +214,8 @@ export class Changes {
     this.step('derived:call_minutes')
     renumberCallers(this.client, this.callers, this.seq)
     this.step('derived:callers')
-    if (this.rederive.products) deriveProducts(this.client)
-    this.rederive = { ...this.rederive, products: false } // once a run: a second pass (repairs) changes no product
+    if (this.productsToDerive) deriveProducts(this.client)
+    this.productsToDerive = false
     for (const touched of [this.days, this.minutes, this.callers, this.metricStores]) touched.clear()
     this.facesBefore = this.facesNow
   }

@@ -56,9 +56,8 @@ export type { SmallRow }
  * several rows leave both where they were only by a coincidence of their CRCs: two rows of
  * one length flipping one value in opposite directions, about once in 10^8 (a simulation of
  * MySQL's CRC32, in review). Sums, not an XOR: two rows trading equal-length values always
- * cancel out of an XOR of CRCs. MD5 instead of the CRCs
- * cost the master 0.38 s a run at production size, about what reading the tables whole
- * costs; the CRCs 0.14 s.
+ * cancel out of an XOR of CRCs. MD5 instead of the CRCs cost the master 0.38 s a run at
+ * production size, about what reading the tables whole costs; the CRCs 0.14 s.
  */
 export function fingerprintsSql(tables: string[]): string {
   return tables

@@ -198,22 +198,25 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
  */
 const SMALL_TABLES_FORMAT = 1
 
+const SMALL_NAMES = Object.keys(SMALL_MASTER_TABLES)
 /**
- * Each small table's fingerprint at the master (masterTables.ts), by master table, with
- * what the store makes of it: the statements that read the tables, the store's columns
- * and migrations, the derivations and SMALL_TABLES_FORMAT. A release that changes any of
- * these writes every small table again once.
+ * What the store makes of the small tables: the statements that read them, the store's
+ * columns and migrations, the derivations and SMALL_TABLES_FORMAT. Kept with each
+ * fingerprint, so a release that changes any of these writes every small table again once.
  */
+const SMALL_TABLES_WRITTEN_AS = createHash('sha256')
+  .update([SMALL_TABLES_FORMAT, newestMigrationMillis, JSON.stringify(SMALL_TABLES), ...SMALL_NAMES.map(selectFrom), STORES_DERIVATION, ...PRODUCTS_DERIVATION].join('\n'))
+  .digest('hex')
+  .slice(0, 16)
+/** The statement that fingerprints them all (masterTables.ts): the same every run. */
+const FINGERPRINTS_SQL = fingerprintsSql(SMALL_NAMES)
+
+/** Each small table's fingerprint at the master, by master table, with SMALL_TABLES_WRITTEN_AS. */
 async function smallTableFingerprints(master: Master): Promise<Record<string, string>> {
-  const names = Object.keys(SMALL_MASTER_TABLES)
-  const how = createHash('sha256')
-    .update([SMALL_TABLES_FORMAT, newestMigrationMillis, JSON.stringify(SMALL_TABLES), ...names.map(selectFrom), STORES_DERIVATION, ...PRODUCTS_DERIVATION].join('\n'))
-    .digest('hex')
-    .slice(0, 16)
-  const rows = await queryRows<{ name: string; n: number; a: string; b: string }>(master, fingerprintsSql(names))
-  const byName = Object.fromEntries(rows.map((r) => [r.name, `${how}:${r.n}:${r.a}:${r.b}`]))
+  const rows = await queryRows<{ name: string; n: number; a: string; b: string }>(master, FINGERPRINTS_SQL)
+  const byName = Object.fromEntries(rows.map((r) => [r.name, `${SMALL_TABLES_WRITTEN_AS}:${r.n}:${r.a}:${r.b}`]))
   // a table without one would be stored as matching for good
-  for (const name of names) if (!byName[name]) throw new Error(`the master gave no fingerprint of ${name}`)
+  for (const name of SMALL_NAMES) if (!byName[name]) throw new Error(`the master gave no fingerprint of ${name}`)
   return byName
 }
 
