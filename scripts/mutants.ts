@@ -24,7 +24,7 @@ export const MUTANTS: Mutant[] = [
   { name: '/health never reports stale data', file: 'src/http/routes/health.ts', find: '> deps.staleAfterSeconds * 1000', replace: '> Number.POSITIVE_INFINITY', tests: ['test/health.test.ts'] },
   { name: 'RateLimit-Reset fixed at 60', file: 'src/http/rateLimit.ts', find: "'RateLimit-Reset': String(next)", replace: "'RateLimit-Reset': '60'", tests: ['test/rateLimit.test.ts'] },
   { name: 'rolling verification window never advances', file: 'src/sync/verify.ts', find: "run.setMeta('verify:call_logs', String(whole || to >= Number(maxId ?? 0) ? 0 : to))", replace: "run.setMeta('verify:call_logs', '0')", tests: ['test/sync.test.ts'] },
-  { name: 'listing-row count gap not re-read', file: 'src/sync/verify.ts', find: 'if (Number(metrics) !== local.metrics) {', replace: 'if (false) {', tests: ['test/sync.test.ts'] },
+  { name: 'listing-row count gap not re-read', file: 'src/sync/verify.ts', find: 'if (metrics !== local.metrics) {', replace: 'if (false) {', tests: ['test/sync.test.ts'] },
   { name: 'call minutes rounded by truncation', file: 'src/store/fieldRules.ts', find: 'Math.floor((seconds * 100 + 30) / 60) / 100', replace: 'Math.floor((seconds * 100) / 60) / 100', tests: ['test/callHistory.test.ts', 'test/step2.test.ts'] },
   { name: 'HEAD answered with a body', file: 'src/http/app.ts', find: "if (request.method === 'HEAD') return new Response(null,", replace: "if (request.method === 'HEAD') return failure(405, Message.onlyPost, headers) ?? new Response(null,", tests: ['test/protocol.test.ts'] },
   { name: 'JSON nesting limit off by one', file: 'src/http/context.ts', find: 'if (++depth > limit) return true', replace: 'if (++depth > limit + 1) return true', tests: ['test/protocol.test.ts'] },
@@ -129,6 +129,9 @@ export const MUTANTS: Mutant[] = [
   { name: 'stores not derived again when only their dealers changed', file: 'src/sync/run.ts', find: "stores: rewritten.has('stores') || rewritten.has('dealers'),", replace: "stores: rewritten.has('stores'),", tests: ['test/sync.test.ts'] },
   { name: 'a small table skipped once it has any fingerprint', file: 'src/sync/run.ts', find: '      if (!full && run.meta(fingerprintKey(into)) === `${fingerprints[name]}/${run.meta(digestKey(into))}`) {', replace: '      if (!full && run.meta(fingerprintKey(into)) !== null) {', tests: ['test/sync.test.ts'] },
   { name: 'a small table skipped though a release before fingerprints wrote it since', file: 'src/sync/run.ts', find: '=== `${fingerprints[name]}/${run.meta(digestKey(into))}`) {', replace: "?.startsWith(fingerprints[name]) === true) {", tests: ['test/sync.test.ts'] },
+  { name: "verification takes the counts asked ahead though they differ from the store's", file: 'src/sync/verify.ts', find: "if (early && early.calls === local.calls && early.metrics === local.metrics) return", replace: 'if (early) return', tests: ['test/sync.test.ts'] },
+  { name: 'counts asked ahead include the calls past the run\'s newest', file: 'src/sync/verify.ts', find: '(SELECT count(*) FROM call_logs) - (SELECT count(*) FROM call_logs WHERE id > ?)', replace: '(SELECT count(*) FROM call_logs) - 0 * ?', tests: ['test/sync.test.ts'] },
+  { name: 'counts asked ahead never taken', file: 'src/sync/verify.ts', find: 'if (early && early.calls === local.calls', replace: 'if (false && early && early.calls === local.calls', tests: ['test/sync.test.ts'] },
 ]
 
 /** What is caught: true when the tests fail with the mutant planted. */

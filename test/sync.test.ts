@@ -244,6 +244,8 @@ describe('the watermark', () => {
     await insert(90_000_002, 4000)
     const tooLate = await runSync(db, m.url)
     expect(tooLate.repaired).toBe(1)
+    // the counts asked ahead differ from the store's, and so do the snapshot's: every call is read
+    expect(tooLate.verification).toEqual({ counts: 'snapshot', wholeCallsPass: true })
     expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'LATE-90000002'").get()).toEqual({ n: 1 })
     await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'LATE-%'")
   }, 60_000)
@@ -635,6 +637,55 @@ describe('verification windows', () => {
     expect(db.$client.query("SELECT website_clicks FROM metrics WHERE website_id = 11 AND metric_date = '2020-01-01'").get()).toEqual({ website_clicks: 5 })
     expect(dump(db)).toEqual(dump(await freshFullLoad()))
     await m.master.query("DELETE FROM listing_daily_metrics WHERE website_id = 11 AND metric_date = '2020-01-01'")
+  }, 60_000)
+})
+
+describe("verification's counts", () => {
+  test('asked ahead on a connection of their own, they stand in for the snapshot\'s when they equal the store\'s', async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    const quiet = await runSync(db, m.url)
+    expect(quiet.verification).toEqual({ counts: 'ahead', wholeCallsPass: false })
+    // a new call committed between the run's snapshot and the count ahead is past the run's newest id: not counted
+    let inserted: Promise<unknown> | undefined
+    const insert = () =>
+      m.master.query(`INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at)
+        VALUES (99000001, 'AFTER-1', 1, '9000000003', '2026-11-01 10:00:00', 30, '+91', 'ANSWERED', 'Answered', '2026-11-01 10:00:00', NOW())`)
+    try {
+      const r = await runSync(db, m.url, { onPhase: (p) => void (p === 'snapshot' && (inserted = insert())) })
+      await inserted
+      expect(r.verification).toEqual({ counts: 'ahead', wholeCallsPass: false })
+      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'AFTER-1'").get()).toEqual({ n: 0 })
+      await runSync(db, m.url)
+      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'AFTER-1'").get()).toEqual({ n: 1 })
+    } finally {
+      await m.master.query("DELETE FROM call_logs WHERE call_log_id = 'AFTER-1'")
+    }
+  }, 60_000)
+
+  test('a call committed after the run\'s snapshot and before the count ahead: the snapshot decides, and the next run reads the call', async () => {
+    const db = newStore()
+    // an id below the run's newest, committed once the run's snapshot is taken: the count ahead
+    // (calls up to the run's newest id, a moment later) holds it, the run's snapshot does not
+    const insert = (id: number) =>
+      m.master.query(`INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at)
+        VALUES (?, ?, 1, '9000000002', '2026-11-01 10:00:00', 30, '+91', 'ANSWERED', 'Answered', '2026-11-01 10:00:00', NOW())`, [id, `BETWEEN-${id}`])
+    await insert(99_000_000)
+    let inserted: Promise<unknown> | undefined
+    try {
+      await runSync(db, m.url)
+      const r = await runSync(db, m.url, { onPhase: (p) => void (p === 'snapshot' && (inserted = insert(98_999_999))) })
+      await inserted
+      expect(r.verification).toEqual({ counts: 'snapshot', wholeCallsPass: false })
+      expect(r.repaired).toBe(0)
+      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'BETWEEN-98999999'").get()).toEqual({ n: 0 })
+      const next = await runSync(db, m.url)
+      expect(next.verification).toEqual({ counts: 'ahead', wholeCallsPass: false })
+      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'BETWEEN-98999999'").get()).toEqual({ n: 1 })
+      expect(dump(db)).toEqual(dump(await freshFullLoad()))
+    } finally {
+      await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'BETWEEN-%'")
+    }
   }, 60_000)
 })
 

@@ -37,7 +37,7 @@ export const sync: Command = {
       const peakMb = Math.round(process.resourceUsage().maxRSS / 1024)
       if (scheduled) return void json.info('sync ok', { ...result, peak_rss_mb: peakMb })
       const rows = Object.values(result.tables).reduce((n, t) => n + t.read, 0)
-      console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s, peak RSS ${peakMb} MB, phases ${JSON.stringify(result.phases)}`)
+      console.log(`sync ok: ${result.full ? 'full load' : 'incremental'}, ${rows} rows read, ${result.repaired} repaired, ${(result.ms / 1000).toFixed(1)} s, peak RSS ${peakMb} MB, phases ${JSON.stringify(result.phases)}${result.verification ? `, verification ${JSON.stringify(result.verification)}` : ''}`)
     } catch (error) {
       await reporter.stop()
       if (!scheduled) throw error

@@ -16,7 +16,7 @@ import { storeMeta, SyncRun } from '../store/syncRun'
 import { beginSnapshot, connectMaster, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
 import { fingerprintsSql, LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
 import type { Progress } from './progress'
-import { MASTER_COUNTS, verify, VERIFY_WINDOW, type MasterCounts } from './verify'
+import { countAhead, NEWEST_CALL, verify, VERIFY_WINDOW, type Verification } from './verify'
 
 /** Re-read this far behind the newest updated_at already seen (master-contract §3). */
 export const LOOK_BACK_SECONDS = 300
@@ -33,6 +33,8 @@ interface SyncResult {
   /** by master table */
   tables: Record<string, TableStats>
   repaired: number
+  /** an incremental run's verification (verify.ts) */
+  verification?: Omit<Verification, 'repaired'>
   ms: number
   /** milliseconds spent in each phase and each step of the store's work, for operators and benchmarks */
   phases: Record<string, number>
@@ -83,6 +85,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     progress?.phase(`deriving tables (${step.replace(/^\w+:/, '')} done)`)
   }
   const tables: Record<string, TableStats> = {}
+  const ended = new AbortController()
   try {
     master = await connectMaster(mysqlUrl)
     failOnStall(master, options.stallMs ?? 20_000)
@@ -95,6 +98,9 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     phase('snapshot')
     const marks = { listing_daily_metrics: run.meta(watermarkKey('listing_daily_metrics')), call_logs: run.meta(watermarkKey('call_logs')) }
     const full = marks.call_logs === null
+    // verification's counts, asked now on a connection of their own: the master counts while the run works
+    const newestCall = full ? null : (await queryRows<{ maxId: number | null }>(master, NEWEST_CALL))[0].maxId
+    const ahead = full ? null : countAhead(mysqlUrl, newestCall, options.stallMs ?? 20_000, AbortSignal.any([ended.signal, ...(options.signal ? [options.signal] : [])]))
     // the totals of the progress lines: what this run's snapshot holds for it to read
     progress?.phase('counting the rows to read')
     const totals = progress ? await rowsToRead(master, full ? { listing_daily_metrics: null, call_logs: null } : marks) : undefined
@@ -158,22 +164,23 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     if (full) Bun.gc(true) // millions of streamed rows are garbage now; collect before the sorts take their memory
 
     let repaired = 0
+    let verification: SyncResult['verification']
     progress?.phase('deriving tables')
     if (load) {
       load.finish()
       phase('derived')
     } else {
-      // the master counts its two large tables while this process refreshes the derived rows
-      const counting = queryRows<MasterCounts>(master, MASTER_COUNTS)
       changes!.refresh()
       phase('derived')
       progress?.phase('verifying a window of rows against the master')
-      repaired = await verify(master, run, changes!, (await counting)[0], options.verifyWindow ?? VERIFY_WINDOW)
+      const { repaired: found, ...how } = await verify(master, run, changes!, ahead!, newestCall, options.verifyWindow ?? VERIFY_WINDOW)
+      repaired = found
+      verification = how
       if (repaired) changes!.refresh()
       phase('verified')
     }
 
-    const result: SyncResult = { full, tables, repaired, ms: Math.round(performance.now() - started), phases }
+    const result: SyncResult = { full, tables, repaired, ...(verification ? { verification } : {}), ms: Math.round(performance.now() - started), phases }
     progress?.phase('committing')
     run.commit(result)
     phase('committed')
@@ -189,6 +196,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     throw new Error(message)
   } finally {
     master?.destroy()
+    ended.abort() // a count still asked for when the run failed
   }
 }
 
