@@ -63,12 +63,14 @@ if (!flags.has('--reuse') || !existsSync(dbPath)) {
   if (sync.exitCode !== 0) throw new Error('sync failed')
 }
 
-// the change feed's "cursor one day old" needs a day of changes after the first load
+// the change feed's "cursor one day old" needs a day of changes after the first load, as the
+// store's newest run: a newest run that changed nothing (a quiet sync) would leave it empty
 {
   const probeStore = openStore(dbPath, { migrate: false })
   const runs = (probeStore.$client.query('SELECT count(*) AS n FROM feed_syncs').get() as { n: number }).n
+  const newestMoved = (probeStore.$client.query('SELECT count(*) AS n FROM calls INDEXED BY calls_feed WHERE feed_seq = (SELECT max(seq) FROM feed_syncs)').get() as { n: number }).n
   probeStore.$client.close()
-  if (runs < 2) {
+  if (runs < 2 || newestMoved === 0) {
     await applyDayOfChanges(master, { seed: 4242, changes: dayOfChangesAt(scale) })
     const sync = Bun.spawnSync([process.execPath, 'src/main.ts', 'sync', '--db-path', dbPath, '--mysql-url', url], { stdout: 'inherit', stderr: 'inherit' })
     if (sync.exitCode !== 0) throw new Error('sync failed')
