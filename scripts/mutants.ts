@@ -132,6 +132,8 @@ export const MUTANTS: Mutant[] = [
   { name: "verification takes the counts asked ahead though they differ from the store's", file: 'src/sync/verify.ts', find: "if (early && early.calls === local.calls && early.metrics === local.metrics) return", replace: 'if (early) return', tests: ['test/sync.test.ts'] },
   { name: 'counts asked ahead include the calls past the run\'s newest', file: 'src/sync/verify.ts', find: '(SELECT count(*) FROM call_logs) - (SELECT count(*) FROM call_logs WHERE id > ?)', replace: '(SELECT count(*) FROM call_logs) - 0 * ?', tests: ['test/sync.test.ts'] },
   { name: 'counts asked ahead never taken', file: 'src/sync/verify.ts', find: 'if (early && early.calls === local.calls', replace: 'if (false && early && early.calls === local.calls', tests: ['test/sync.test.ts'] },
+  { name: "the run's stall clock runs while it waits for the counts asked ahead", file: 'src/sync/verify.ts', find: '  pauseStallClock(master)\n', replace: '', tests: ['test/sync.test.ts'] },
+  { name: 'counts asked ahead waited for without end', file: 'src/sync/verify.ts', find: 'await within(ahead.counts, waitMs)', replace: 'await ahead.counts', tests: ['test/sync.test.ts'] },
 ]
 
 /** What is caught: true when the tests fail with the mutant planted. */

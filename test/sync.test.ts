@@ -641,51 +641,56 @@ describe('verification windows', () => {
 })
 
 describe("verification's counts", () => {
+  // a call committed once the run's snapshot is taken and before the counts are asked ahead
+  // (beforeCountsAhead awaits its commit): the counts ahead may hold it, the run's snapshot does not
+  const insert = (id: number) =>
+    m.master.query(`INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at)
+      VALUES (?, ?, 1, '9000000002', '2026-11-01 10:00:00', 30, '+91', 'ANSWERED', 'Answered', '2026-11-01 10:00:00', NOW())`, [id, `BETWEEN-${id}`])
+  const stored = (db: Store, id: number) => (db.$client.query('SELECT count(*) AS n FROM calls WHERE call_log_id = ?').get(`BETWEEN-${id}`) as { n: number }).n
+
   test('asked ahead on a connection of their own, they stand in for the snapshot\'s when they equal the store\'s', async () => {
     const db = newStore()
     await runSync(db, m.url)
     const quiet = await runSync(db, m.url)
     expect(quiet.verification).toEqual({ counts: 'ahead', wholeCallsPass: false })
-    // a new call committed between the run's snapshot and the count ahead is past the run's newest id: not counted
-    let inserted: Promise<unknown> | undefined
-    const insert = () =>
-      m.master.query(`INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at)
-        VALUES (99000001, 'AFTER-1', 1, '9000000003', '2026-11-01 10:00:00', 30, '+91', 'ANSWERED', 'Answered', '2026-11-01 10:00:00', NOW())`)
     try {
-      const r = await runSync(db, m.url, { onPhase: (p) => void (p === 'snapshot' && (inserted = insert())) })
-      await inserted
+      // a new call past the run's newest id: not counted ahead, so the counts still agree
+      const r = await runSync(db, m.url, { beforeCountsAhead: async () => void (await insert(99_000_001)) })
       expect(r.verification).toEqual({ counts: 'ahead', wholeCallsPass: false })
-      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'AFTER-1'").get()).toEqual({ n: 0 })
+      expect(stored(db, 99_000_001)).toBe(0)
       await runSync(db, m.url)
-      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'AFTER-1'").get()).toEqual({ n: 1 })
+      expect(stored(db, 99_000_001)).toBe(1)
     } finally {
-      await m.master.query("DELETE FROM call_logs WHERE call_log_id = 'AFTER-1'")
+      await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'BETWEEN-%'")
     }
   }, 60_000)
 
-  test('a call committed after the run\'s snapshot and before the count ahead: the snapshot decides, and the next run reads the call', async () => {
+  test('a call committed after the run\'s snapshot below its newest id: the snapshot decides, and the next run reads the call', async () => {
     const db = newStore()
-    // an id below the run's newest, committed once the run's snapshot is taken: the count ahead
-    // (calls up to the run's newest id, a moment later) holds it, the run's snapshot does not
-    const insert = (id: number) =>
-      m.master.query(`INSERT INTO call_logs (id, call_log_id, website_id, caller_number, call_start_time, duration_seconds, did_number, event_type, substatus, created_at, updated_at)
-        VALUES (?, ?, 1, '9000000002', '2026-11-01 10:00:00', 30, '+91', 'ANSWERED', 'Answered', '2026-11-01 10:00:00', NOW())`, [id, `BETWEEN-${id}`])
     await insert(99_000_000)
-    let inserted: Promise<unknown> | undefined
     try {
       await runSync(db, m.url)
-      const r = await runSync(db, m.url, { onPhase: (p) => void (p === 'snapshot' && (inserted = insert(98_999_999))) })
-      await inserted
+      const r = await runSync(db, m.url, { beforeCountsAhead: async () => void (await insert(98_999_999)) })
       expect(r.verification).toEqual({ counts: 'snapshot', wholeCallsPass: false })
       expect(r.repaired).toBe(0)
-      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'BETWEEN-98999999'").get()).toEqual({ n: 0 })
+      expect(stored(db, 98_999_999)).toBe(0)
       const next = await runSync(db, m.url)
       expect(next.verification).toEqual({ counts: 'ahead', wholeCallsPass: false })
-      expect(db.$client.query("SELECT count(*) AS n FROM calls WHERE call_log_id = 'BETWEEN-98999999'").get()).toEqual({ n: 1 })
+      expect(stored(db, 98_999_999)).toBe(1)
       expect(dump(db)).toEqual(dump(await freshFullLoad()))
     } finally {
       await m.master.query("DELETE FROM call_logs WHERE call_log_id LIKE 'BETWEEN-%'")
     }
+  }, 60_000)
+
+  test('counts ahead that never come are waited for up to the stall limit: the snapshot decides', async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    const t0 = performance.now()
+    const r = await runSync(db, m.url, { stallMs: 1500, beforeCountsAhead: () => new Promise(() => {}) })
+    expect(r.verification).toEqual({ counts: 'snapshot', wholeCallsPass: false })
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1500)
+    expect(dump(db)).toEqual(dump(await freshFullLoad()))
   }, 60_000)
 })
 

@@ -42,6 +42,20 @@ export function failOnStall(master: Master, ms: number): void {
   stallClocks.set(master, () => socket.setTimeout(ms))
 }
 
+/**
+ * Closes a connection at once, a query in flight or not: mysql2's destroy() alone half-closes
+ * the socket, and a pending query then waits for its answer (the process with it).
+ */
+export function dropConnection(master: Master): void {
+  socketOf(master)?.destroy(new Error('connection dropped'))
+  master.destroy()
+}
+
+/** The run waits for something other than this master (its clock restarts with restartStallClock). */
+export function pauseStallClock(master: Master): void {
+  if (stallClocks.has(master)) socketOf(master)?.setTimeout(0)
+}
+
 /** The run is back from its own work and waits for the master again. */
 export function restartStallClock(master: Master): void {
   stallClocks.get(master)?.()

@@ -16,7 +16,7 @@ import { storeMeta, SyncRun } from '../store/syncRun'
 import { beginSnapshot, connectMaster, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
 import { fingerprintsSql, LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
 import type { Progress } from './progress'
-import { countAhead, NEWEST_CALL, verify, VERIFY_WINDOW, type Verification } from './verify'
+import { countAhead, NEWEST_CALL, verify, VERIFY_WINDOW, type CountsAhead, type Verification } from './verify'
 
 /** Re-read this far behind the newest updated_at already seen (master-contract §3). */
 export const LOOK_BACK_SECONDS = 300
@@ -46,7 +46,9 @@ interface SyncOptions {
   verifyWindow?: number
   /** aborting ends the run: the master connection is closed and the run rolls back */
   signal?: AbortSignal
-  /** a master silent this long while the run waits for it fails the run (default 20 s) */
+  /** test hook: awaited before verification's counts are asked ahead (a test commits a row there) */
+  beforeCountsAhead?: () => Promise<void>
+  /** a master silent this long while the run waits for it fails the run (default 20 s); counts asked ahead are waited for this long */
   stallMs?: number
   /** told the phase and rows done of the total, for progress lines */
   progress?: Progress
@@ -85,7 +87,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     progress?.phase(`deriving tables (${step.replace(/^\w+:/, '')} done)`)
   }
   const tables: Record<string, TableStats> = {}
-  const ended = new AbortController()
+  let ahead: CountsAhead | undefined
   try {
     master = await connectMaster(mysqlUrl)
     failOnStall(master, options.stallMs ?? 20_000)
@@ -100,7 +102,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     const full = marks.call_logs === null
     // verification's counts, asked now on a connection of their own: the master counts while the run works
     const newestCall = full ? null : (await queryRows<{ maxId: number | null }>(master, NEWEST_CALL))[0].maxId
-    const ahead = full ? null : countAhead(mysqlUrl, newestCall, options.stallMs ?? 20_000, AbortSignal.any([ended.signal, ...(options.signal ? [options.signal] : [])]))
+    ahead = full ? undefined : countAhead(mysqlUrl, newestCall, options.beforeCountsAhead)
     // the totals of the progress lines: what this run's snapshot holds for it to read
     progress?.phase('counting the rows to read')
     const totals = progress ? await rowsToRead(master, full ? { listing_daily_metrics: null, call_logs: null } : marks) : undefined
@@ -173,7 +175,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
       changes!.refresh()
       phase('derived')
       progress?.phase('verifying a window of rows against the master')
-      const { repaired: found, ...how } = await verify(master, run, changes!, ahead!, newestCall, options.verifyWindow ?? VERIFY_WINDOW)
+      const { repaired: found, ...how } = await verify(master, run, changes!, ahead!, options.stallMs ?? 20_000, newestCall, options.verifyWindow ?? VERIFY_WINDOW)
       repaired = found
       verification = how
       if (repaired) changes!.refresh()
@@ -196,7 +198,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     throw new Error(message)
   } finally {
     master?.destroy()
-    ended.abort() // a count still asked for when the run failed
+    ahead?.stop() // a count still asked for when the run failed
   }
 }
 

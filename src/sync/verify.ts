@@ -1,6 +1,7 @@
-// Verification after an incremental run: the master's snapshot against the
-// read store. The row counts of the two large tables, and every field of one
-// window of calls (by master id) and of listing rows (by store) per run; the
+// Verification after an incremental run: the master against the read store.
+// The row counts of the two large tables (asked ahead on a connection of their
+// own, or in the run's snapshot), and every field of one window of calls (by
+// master id) and of listing rows (by store) per run, in the run's snapshot; the
 // windows move on each run and wrap, so over several runs every row is
 // checked. Rows that differ are written again through the run's Changes and
 // counted as repaired; when the call counts differ, every call is read and
@@ -8,7 +9,7 @@
 // run, by their fingerprints: sync/run.ts.)
 import type { Changes } from '../store/changes'
 import type { SyncRun } from '../store/syncRun'
-import { connectMaster, failOnStall, queryRows, streamRows, type Master } from './master'
+import { beginSnapshot, connectMaster, dropConnection, pauseStallClock, queryRows, restartStallClock, streamRows, type Master } from './master'
 import { selectFrom, type LargeRow } from './masterTables'
 
 /**
@@ -34,39 +35,70 @@ const COUNTS_UP_TO = 'SELECT (SELECT count(*) FROM call_logs) - (SELECT count(*)
 /** The run's newest call (one seek), which the calls window wraps at. */
 export const NEWEST_CALL = 'SELECT max(id) AS maxId FROM call_logs'
 
+/** The counts asked ahead (countAhead), and a way to drop their connection. */
+export interface CountsAhead {
+  /** null when the connection failed or was dropped */
+  counts: Promise<MasterCounts | null>
+  /** drops the connection at once, its count answered or not */
+  stop(): void
+}
+
 /**
- * The master's counts, asked as the run begins on a connection of their own, so that the
- * master counts while the run reads and writes (a day's run waited about 3 s for them at
- * the end). That connection's snapshot is a moment later than the run's: rows that commit
- * in between count there and not in the run, so only counts equal to the store's are taken
- * (`countsToCompare`); rows never leave the two tables (master-contract §3), and calls are
- * counted up to the run's newest id. Null when that connection fails, which costs nothing but
- * the count in the run's own snapshot.
+ * The master's counts, asked as the run begins on a connection of their own (a snapshot of its
+ * own, REPEATABLE READ as the run's), so that the master counts while the run reads and writes:
+ * a day's run waited 1.6-3.4 s for them at its end. That snapshot is a moment later than the
+ * run's, and calls are counted up to the run's newest id; rows committed in between raise its
+ * counts, and rows never leave the two tables (master-contract §3), so they are taken only when
+ * they equal the store's (`countsToCompare`). `before`: a test's hook, awaited first.
  */
-export function countAhead(url: string, maxId: number | null, stallMs: number, signal?: AbortSignal): Promise<MasterCounts | null> {
-  return (async () => {
-    const side = await connectMaster(url)
-    try {
-      failOnStall(side, stallMs)
-      if (signal?.aborted) return null
-      signal?.addEventListener('abort', () => side.destroy(), { once: true })
-      const [counts] = await queryRows<MasterCounts>(side, COUNTS_UP_TO, [maxId ?? 0])
-      return { calls: Number(counts.calls), metrics: Number(counts.metrics) }
-    } finally {
-      side.destroy()
-    }
-  })().catch(() => null)
+export function countAhead(url: string, maxId: number | null, before?: () => Promise<void>): CountsAhead {
+  let side: Master | undefined
+  let stopped = false
+  const drop = () => {
+    if (side) dropConnection(side)
+    side = undefined
+  }
+  const counts = (async () => {
+    await before?.()
+    if (stopped) return null
+    side = await connectMaster(url)
+    if (stopped) return null
+    await beginSnapshot(side)
+    const [counted] = await queryRows<MasterCounts>(side, COUNTS_UP_TO, [maxId ?? 0])
+    return { calls: Number(counted.calls), metrics: Number(counted.metrics) }
+  })()
+    .catch(() => null)
+    .finally(drop)
+  return {
+    counts,
+    stop: () => {
+      stopped = true
+      drop()
+    },
+  }
+}
+
+/** A promise's value, or null when it has not settled within `ms` (the timer never outlives it). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
 
 /**
  * The counts verification compares the store with: those asked ahead when they equal the
- * store's (the usual case); otherwise the run's own snapshot decides, since the counts ahead
- * also hold what committed after the run's snapshot. (Counts ahead equal to the store's while
- * the run's differ would take rows committing in that moment that exactly offset a gap; the
- * next run's counts then differ.)
+ * store's (the usual case); otherwise, or when they failed or did not come within `waitMs` of
+ * verification asking, the run's own snapshot counts and decides. Under the contract, counts
+ * ahead equal to the store's mean the snapshot's are too. A hard delete (which the contract rules
+ * out) committed in that moment could offset a row the store lacks; the counts of later runs
+ * would then agree as well, and only the rolling window finds the missing row.
  */
-async function countsToCompare(master: Master, local: MasterCounts, ahead: Promise<MasterCounts | null>): Promise<MasterCounts & { countedIn: Verification['counts'] }> {
-  const early = await ahead
+async function countsToCompare(master: Master, local: MasterCounts, ahead: CountsAhead, waitMs: number): Promise<MasterCounts & { countedIn: Verification['counts'] }> {
+  // the run's own connection is idle meanwhile: not a silent master
+  pauseStallClock(master)
+  const early = await within(ahead.counts, waitMs)
+  restartStallClock(master)
+  ahead.stop()
   if (early && early.calls === local.calls && early.metrics === local.metrics) return { ...early, countedIn: 'ahead' }
   const [counts] = await queryRows<MasterCounts>(master, MASTER_COUNTS)
   return { calls: Number(counts.calls), metrics: Number(counts.metrics), countedIn: 'snapshot' }
@@ -75,17 +107,17 @@ async function countsToCompare(master: Master, local: MasterCounts, ahead: Promi
 /** What a run's verification did, for its record. */
 export interface Verification {
   repaired: number
-  /** whose counts were compared: those asked ahead, or the run's snapshot's (they differed from the store's) */
+  /** whose counts were compared: those asked ahead, or the run's snapshot's (those ahead differed from the store's, failed or were late) */
   counts: 'ahead' | 'snapshot'
   /** the call counts differed: every call was read */
   wholeCallsPass: boolean
 }
 
-/** `ahead`: the counts countAhead asked for; `maxId`: the run's newest call (NEWEST_CALL). */
-export async function verify(master: Master, run: SyncRun, changes: Changes, ahead: Promise<MasterCounts | null>, maxId: number | null, window: number): Promise<Verification> {
+/** `ahead`: the counts countAhead asked for, waited for up to `waitMs`; `maxId`: the run's newest call (NEWEST_CALL). */
+export async function verify(master: Master, run: SyncRun, changes: Changes, ahead: CountsAhead, waitMs: number, maxId: number | null, window: number): Promise<Verification> {
   let repaired = 0
   const local = run.rowCounts()
-  const { calls, metrics, countedIn } = await countsToCompare(master, local, ahead)
+  const { calls, metrics, countedIn } = await countsToCompare(master, local, ahead, waitMs)
   if (metrics !== local.metrics) {
     // listing rows are never deleted in the master, so a count gap means rows were missed: read them all again
     for await (const rows of streamRows<LargeRow<'listing_daily_metrics'>>(master, selectFrom('listing_daily_metrics'))) repaired += changes.metrics(rows)
