@@ -134,6 +134,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'counts asked ahead never taken', file: 'src/sync/verify.ts', find: 'if (early && early.calls === local.calls', replace: 'if (false && early && early.calls === local.calls', tests: ['test/sync.test.ts'] },
   { name: "the run's stall clock runs while it waits for the counts asked ahead", file: 'src/sync/verify.ts', find: '  pauseStallClock(master)\n', replace: '', tests: ['test/sync.test.ts'] },
   { name: 'counts asked ahead waited for without end', file: 'src/sync/verify.ts', find: 'await within(ahead.counts, waitMs)', replace: 'await ahead.counts', tests: ['test/sync.test.ts'] },
+  { name: 'a stop leaves the run waiting for the counts asked ahead', file: 'src/sync/run.ts', find: '      ahead?.stop()\n    }, { once: true })', replace: '    }, { once: true })', tests: ['test/sync.test.ts'] },
 ]
 
 /** What is caught: true when the tests fail with the mutant planted. */

@@ -683,6 +683,18 @@ describe("verification's counts", () => {
     }
   }, 60_000)
 
+  test('a stop while the run waits for the counts ahead ends it at once, rolled back', async () => {
+    const db = newStore()
+    await runSync(db, m.url)
+    const abort = new AbortController()
+    const t0 = performance.now()
+    // counts that never come (the default wait is 20 s), and a stop once the run waits for them
+    const run = runSync(db, m.url, { signal: abort.signal, beforeCountsAhead: () => new Promise(() => {}), onPhase: (p) => void (p === 'derived' && setTimeout(() => abort.abort(), 100)) })
+    await expect(run).rejects.toThrow('sync stopped')
+    expect(performance.now() - t0).toBeLessThan(5000)
+    expect(db.$client.query('SELECT ok, error FROM sync_runs ORDER BY id DESC LIMIT 1').get()).toEqual({ ok: 0, error: 'sync stopped' })
+  }, 60_000)
+
   test('counts ahead that never come are waited for up to the stall limit: the snapshot decides', async () => {
     const db = newStore()
     await runSync(db, m.url)

@@ -13,7 +13,7 @@ import { newestMigrationMillis } from '../store/migrations'
 import { PRODUCTS_DERIVATION } from '../store/derive/products'
 import { STORES_DERIVATION } from '../store/derive/stores'
 import { storeMeta, SyncRun } from '../store/syncRun'
-import { beginSnapshot, connectMaster, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
+import { beginSnapshot, connectMaster, dropConnection, failOnStall, masterNow, queryRows, restartStallClock, streamRows, type Master } from './master'
 import { fingerprintsSql, LARGE_MASTER_TABLES, selectFrom, SMALL_MASTER_TABLES, type LargeRow, type LargeTable } from './masterTables'
 import type { Progress } from './progress'
 import { countAhead, NEWEST_CALL, verify, VERIFY_WINDOW, type CountsAhead, type Verification } from './verify'
@@ -92,7 +92,11 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     master = await connectMaster(mysqlUrl)
     failOnStall(master, options.stallMs ?? 20_000)
     const connection = master
-    options.signal?.addEventListener('abort', () => connection.destroy(), { once: true })
+    // at once, a query in flight or not (a count takes seconds), and the counts asked ahead with it
+    options.signal?.addEventListener('abort', () => {
+      dropConnection(connection)
+      ahead?.stop()
+    }, { once: true })
     if (options.signal?.aborted) throw new Error('sync stopped')
     await beginSnapshot(master)
     // data_as_of and the feed position: the master's clock as this snapshot is read, committed with the data
@@ -193,7 +197,8 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     result.ms = Math.round(performance.now() - started)
     return result
   } catch (error) {
-    const message = oneLine(error)
+    // a stop drops the connection under a query: say so, not what the dropped query said
+    const message = options.signal?.aborted ? 'sync stopped' : oneLine(error)
     run.fail(message, { tables })
     throw new Error(message)
   } finally {

@@ -58,7 +58,9 @@ export function countAhead(url: string, maxId: number | null, before?: () => Pro
     if (side) dropConnection(side)
     side = undefined
   }
-  const counts = (async () => {
+  let settle: (none: null) => void = () => {}
+  const stoppedFirst = new Promise<null>((resolve) => (settle = resolve))
+  const asked = (async () => {
     await before?.()
     if (stopped) return null
     side = await connectMaster(url)
@@ -70,10 +72,12 @@ export function countAhead(url: string, maxId: number | null, before?: () => Pro
     .catch(() => null)
     .finally(drop)
   return {
-    counts,
+    // a stop settles them at once, whatever they still wait for
+    counts: Promise.race([asked, stoppedFirst]),
     stop: () => {
       stopped = true
       drop()
+      settle(null)
     },
   }
 }
