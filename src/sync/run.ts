@@ -87,10 +87,11 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     progress?.phase(`deriving tables (${step.replace(/^\w+:/, '')} done)`)
   }
   const tables: Record<string, TableStats> = {}
+  const stallMs = options.stallMs ?? 20_000
   let ahead: CountsAhead | undefined
   try {
     master = await connectMaster(mysqlUrl)
-    failOnStall(master, options.stallMs ?? 20_000)
+    failOnStall(master, stallMs)
     const connection = master
     // at once, a query in flight or not (a count takes seconds), and the counts asked ahead with it
     options.signal?.addEventListener('abort', () => {
@@ -179,7 +180,7 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
       changes!.refresh()
       phase('derived')
       progress?.phase('verifying a window of rows against the master')
-      const { repaired: found, ...how } = await verify(master, run, changes!, ahead!, options.stallMs ?? 20_000, newestCall, options.verifyWindow ?? VERIFY_WINDOW)
+      const { repaired: found, ...how } = await verify(master, run, changes!, ahead!, stallMs, newestCall, options.verifyWindow ?? VERIFY_WINDOW)
       repaired = found
       verification = how
       if (repaired) changes!.refresh()

@@ -23,6 +23,8 @@ export interface MasterCounts {
   calls: number
   metrics: number
 }
+/** A count statement's row as numbers (mysql2 may give a count as text). */
+const countsOf = (row: MasterCounts): MasterCounts => ({ calls: Number(row.calls), metrics: Number(row.metrics) })
 
 /** The two large tables' rows, counted in the run's snapshot (3-5 s at production size). */
 const MASTER_COUNTS = 'SELECT (SELECT count(*) FROM call_logs) AS calls, (SELECT count(*) FROM listing_daily_metrics) AS metrics'
@@ -66,8 +68,7 @@ export function countAhead(url: string, maxId: number | null, before?: () => Pro
     side = await connectMaster(url)
     if (stopped) return null
     await beginSnapshot(side)
-    const [counted] = await queryRows<MasterCounts>(side, COUNTS_UP_TO, [maxId ?? 0])
-    return { calls: Number(counted.calls), metrics: Number(counted.metrics) }
+    return countsOf((await queryRows<MasterCounts>(side, COUNTS_UP_TO, [maxId ?? 0]))[0])
   })()
     .catch(() => null)
     .finally(drop)
@@ -104,8 +105,7 @@ async function countsToCompare(master: Master, local: MasterCounts, ahead: Count
   restartStallClock(master)
   ahead.stop()
   if (early && early.calls === local.calls && early.metrics === local.metrics) return { ...early, countedIn: 'ahead' }
-  const [counts] = await queryRows<MasterCounts>(master, MASTER_COUNTS)
-  return { calls: Number(counts.calls), metrics: Number(counts.metrics), countedIn: 'snapshot' }
+  return { ...countsOf((await queryRows<MasterCounts>(master, MASTER_COUNTS))[0]), countedIn: 'snapshot' }
 }
 
 /** What a run's verification did, for its record. */
