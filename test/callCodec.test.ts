@@ -9,6 +9,7 @@ import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
 import { callValues, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
+import { CallTextIds } from '../src/store/callTexts'
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 
@@ -87,7 +88,7 @@ describe('substatus and mobile', () => {
   })
 })
 
-describe('migration 0007 on a store made by an earlier version', () => {
+describe('migrations 0007 and 0010 on a store made by an earlier version', () => {
   test('converts every call as the code stores it, and the readable view gives back what was there', () => {
     // a store at migration 0006, as the last version left it
     const client = new Database(':memory:')
@@ -100,7 +101,7 @@ describe('migration 0007 on a store made by an earlier version', () => {
     times.forEach((t, i) =>
       times.forEach((c, j) =>
         old.push({
-          call_log_id: `C${i}-${j}`, website_id: (i + j) % 3, call_start_time: t, caller_number: `+91 00${i}${j}-1`, duration_seconds: i * j, did_number: 'd', event_type: 'MISSED',
+          call_log_id: `C${i}-${j}`, website_id: (i + j) % 3, call_start_time: t, caller_number: `+91 00${i}${j}-1`, duration_seconds: i * j, did_number: `+91 80400 0000${i % 3}`, event_type: ['MISSED', 'ANSWERED', 'missed'][j % 3],
           substatus: ['Answered', 'Missed', 'Offline', ''][j % 4], recording_url: j % 2 ? null : ' ', crm_lead_id: i % 2 ? null : 'L', crm_synced_at: i % 2 ? null : c, created_at: c,
         }),
       ),
@@ -127,12 +128,15 @@ describe('migration 0007 on a store made by an earlier version', () => {
     upTo(migrations.length)
     expect(metricTotalsOf(db, [1, 4_294_967_295, 2], '2024-01-01', '2025-12-31').map((t) => [t.days, t.totals.total_search])).toEqual([[2, 20], [1, 10], [0, 0]])
     const stored = client.query(`SELECT ${STORED_CALL_COLUMNS.join(', ')} FROM calls WHERE call_log_id = ?`)
-    const readable = client.query(`SELECT call_start_time, website_id, caller_number, substatus, recording_url, crm_lead_id, crm_synced_at, created_at, mobile, visible, feed_seq
+    const readable = client.query(`SELECT call_start_time, website_id, caller_number, did_number, event_type, substatus, recording_url, crm_lead_id, crm_synced_at, created_at, mobile, visible, feed_seq
       FROM calls_readable WHERE call_log_id = ?`)
+    // 0010: each text once in call_texts, the calls holding its id
+    expect(client.query('SELECT count(*) AS n FROM call_texts').get()).toEqual({ n: 6 })
+    const texts = new CallTextIds(client)
     for (const r of old) {
-      expect(stored.values(r.call_log_id)[0]).toEqual(callValues(r))
+      expect(stored.values(r.call_log_id)[0]).toEqual(callValues(r, texts))
       expect(readable.get(r.call_log_id)).toEqual({
-        call_start_time: r.call_start_time, website_id: r.website_id, caller_number: r.caller_number, substatus: r.substatus, recording_url: r.recording_url,
+        call_start_time: r.call_start_time, website_id: r.website_id, caller_number: r.caller_number, did_number: r.did_number, event_type: r.event_type, substatus: r.substatus, recording_url: r.recording_url,
         crm_lead_id: r.crm_lead_id, crm_synced_at: r.crm_synced_at, created_at: r.created_at, mobile: mobileOf(r.caller_number), visible: r.website_id === 1 ? 1 : 0, feed_seq: 7,
       })
     }

@@ -8,10 +8,12 @@
 //     few minutes: one or two bytes instead of nineteen);
 //   - substatus is 1, 2 or 3 (Answered, Missed, Offline);
 //   - the caller's mobile (master-contract §2) is the number "1" followed by its
-//     digits, so leading zeros and short numbers survive.
+//     digits, so leading zeros and short numbers survive;
+//   - did_number and event_type are ids of their texts in call_texts (callTexts.ts).
 // A value that is not what the master's schema promises (a time that is no
 // real instant, a substatus outside the three) is kept as its text: it reads
 // back unchanged, sorts after every real time and falls in no date range.
+import type { CallTextIds } from './callTexts'
 import type { CallRow } from './rows'
 
 // ---- times ----
@@ -151,10 +153,10 @@ export const STORED_CALL_COLUMNS = [
 export type StoredValue = string | number | null
 
 /** A master call as the values of STORED_CALL_COLUMNS; website_id 0 stands for none. */
-export function callValues(r: CallRow): StoredValue[] {
+export function callValues(r: CallRow, texts: CallTextIds): StoredValue[] {
   const start = storedTime(r.call_start_time)
   return [
-    start, r.call_log_id, r.website_id ?? 0, r.caller_number, r.duration_seconds, r.did_number, r.event_type, storedSubstatus(r.substatus),
+    start, r.call_log_id, r.website_id ?? 0, r.caller_number, r.duration_seconds, texts.idOf(r.did_number), texts.idOf(r.event_type), storedSubstatus(r.substatus),
     r.recording_url ?? null, r.crm_lead_id ?? null, storedAfter(r.crm_synced_at ?? null, start), storedAfter(r.created_at, start)!, mobileKey(mobileOf(r.caller_number)),
   ]
 }

@@ -9,6 +9,7 @@
 import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
+import { callTexts } from './callTexts'
 import { dayNumber, dayText, mobileOfCall, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storesOfDealer, visibleStore, visibleStores, type StoreRow } from './directory'
@@ -63,8 +64,8 @@ interface CallRead {
   caller_number: string
   start: number // a range never holds a start that is no time (callCodec.ts)
   duration_seconds: number
-  did_number: string
-  event_type: string
+  did_number: number // call_texts.id (callTexts.ts)
+  event_type: number // call_texts.id
   substatus: number | string
   recording_url: string | null
   crm_lead_id: string | null
@@ -95,7 +96,7 @@ export type Pieces = (string | number)[]
  * was most of a page's cost; pieces, not a string a record: a record built as a
  * string was a rope that the page's join then flattened again.
  */
-function pushRecord(out: Pieces, prefix: string, c: CallRead, store: StoreRow, total: number): void {
+function pushRecord(out: Pieces, prefix: string, c: CallRead, store: StoreRow, total: number, textOf: (id: number) => string): void {
   const start = timeText(c.start)
   const own = JSON.stringify({
     call_log_id: c.call_log_id,
@@ -103,8 +104,8 @@ function pushRecord(out: Pieces, prefix: string, c: CallRead, store: StoreRow, t
     mobile: mobileOfCall(c.caller_number, c.mobile),
     call_start_time: start,
     call_duration_minutes: minutesOf(c.duration_seconds),
-    call_did_number: c.did_number,
-    call_event_type: c.event_type,
+    call_did_number: textOf(c.did_number),
+    call_event_type: textOf(c.event_type),
     substatus: substatusOf(c.substatus),
     call_recording_url: nullIfBlank(c.recording_url),
     crm_lead_id: nullIfBlank(c.crm_lead_id),
@@ -117,14 +118,14 @@ function pushRecord(out: Pieces, prefix: string, c: CallRead, store: StoreRow, t
 }
 
 /** A call-log row (spec 2.6). */
-function logRow(c: CallRead, total: number) {
+function logRow(c: CallRead, total: number, textOf: (id: number) => string) {
   return {
     call_log_id: c.call_log_id,
     caller_number: c.caller_number,
     call_start_time: timeText(c.start),
     call_duration_minutes: minutesOf(c.duration_seconds),
-    did_number: c.did_number,
-    call_event_type: c.event_type,
+    did_number: textOf(c.did_number),
+    call_event_type: textOf(c.event_type),
     substatus: substatusOf(c.substatus),
     total_calls_from_caller: total,
     prev_calls_count: c.prev_calls_count,
@@ -141,10 +142,11 @@ export type LogRow = ReturnType<typeof logRow>
 export function recordWriter(db: Store): (out: Pieces, prefix: string, call: CallRead) => boolean {
   const totalOf = callerTotals(db)
   const stores = visibleStores(db)
+  const textOf = callTexts(db)
   return (out, prefix, call) => {
     const store = stores.get(call.website_id)
     if (store === undefined) return false
-    pushRecord(out, prefix, call, store, totalOf(call.mobile))
+    pushRecord(out, prefix, call, store, totalOf(call.mobile), textOf)
     return true
   }
 }
@@ -160,8 +162,9 @@ export function recordRenderer(db: Store): (row: CallRead, out: Pieces) => void 
 
 function logRows(db: Store, rows: CallRead[]): LogRow[] {
   const totalOf = callerTotals(db)
+  const textOf = callTexts(db)
   const out = new Array<LogRow>(rows.length)
-  for (let i = 0; i < rows.length; i++) out[i] = logRow(rows[i], totalOf(rows[i].mobile))
+  for (let i = 0; i < rows.length; i++) out[i] = logRow(rows[i], totalOf(rows[i].mobile), textOf)
   return out
 }
 

@@ -7,6 +7,7 @@
 import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
 import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
+import { CallTextIds } from './callTexts'
 import { comparePlaces, placeAmongCalls, renumberCallers, type Place } from './derive/callers'
 import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
@@ -53,7 +54,11 @@ export class Changes {
     if (rederive.stores) deriveStores(client)
     this.facesNow = rederive.stores ? storeFaces(client) : facesBefore
     this.productsToDerive = rederive.products
+    this.texts = new CallTextIds(client)
   }
+
+  /** the texts of calls as the run finds or adds them: a rolled-back run's ids go with it */
+  private readonly texts: CallTextIds
 
   private readonly facesNow: StoreFaces
   /** once a run: a second pass (repairs) changes no product */
@@ -104,7 +109,7 @@ export class Changes {
     let changed = 0
     // by call_log_id, the unique index each row is looked up in: a batch then walks it in order
     for (const r of [...rows].sort((a, b) => (a.call_log_id < b.call_log_id ? -1 : 1))) {
-      const values = callValues(r)
+      const values = callValues(r, this.texts)
       const id = r.call_log_id
       const old = find.values(id)[0] as StoredValue[] | undefined
       if (!old) {

@@ -9,6 +9,7 @@
 import type { Database } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
 import { callValues, STORED_CALL_COLUMNS } from './callCodec'
+import { CallTextIds } from './callTexts'
 import { buildCallers, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
@@ -25,6 +26,8 @@ export class FullLoad {
   private visibleStores: Set<number>
   private minutes = new MinuteCounts()
   private metricTotals = new MetricTotalsAsLoaded()
+  /** call_texts is kept through a full load: ids serving workers hold name the same texts (callTexts.ts) */
+  private texts: CallTextIds
 
   /** `seq`: the run's feed position, which every call takes (store/feed.ts) */
   constructor(private client: Database, private seq: number, private step: (name: string) => void) {
@@ -36,6 +39,7 @@ export class FullLoad {
     this.indexes = indexes.map((i) => i.sql)
     for (const i of indexes) client.run(`DROP INDEX ${i.name}`)
     client.run(`CREATE TABLE load_calls (${STORED})`)
+    this.texts = new CallTextIds(client)
   }
 
   /** Listing rows, in (website_id, metric_date) order across calls. */
@@ -50,7 +54,7 @@ export class FullLoad {
   calls(rows: CallRow[]): number {
     const insert = this.client.query(`INSERT INTO load_calls VALUES (${STORED_CALL_COLUMNS.map(() => '?').join(', ')})`)
     for (const r of rows) {
-      const values = callValues(r)
+      const values = callValues(r, this.texts)
       insert.run(...values)
       if (this.visibleStores.has(r.website_id ?? 0)) this.minutes.add(r.call_start_time, r.substatus)
     }

@@ -93,10 +93,23 @@ export const metrics = sqliteTable('metrics', {
   index('metrics_day').on(sql.raw('(k % 8388608)'), t.websiteId, t.seq, t.cumSearch, t.cumWebsiteClicks, t.cumCallClicks, t.cumDirectionRequests, t.cumBusinessBookings),
 ])
 
+// Texts that repeat from call to call (a store's did_number, the provider's event_type),
+// each stored once: calls hold its id. Rows are only ever added, so an id names one text
+// for the life of the store, and a serving worker keeps the ones it has read (callTexts.ts).
+export const callTexts = sqliteTable(
+  'call_texts',
+  {
+    id: integer('id').primaryKey(),
+    text: text('text').notNull(),
+  },
+  (t) => [uniqueIndex('call_texts_text').on(t.text)],
+)
+
 // Every master call, visible or not (caller counts include them all), in time
 // order: call history across stores is one range of this table. Stored compact
-// (callCodec.ts): times as seconds, substatus and mobile as numbers. website_id
-// 0 stands for a NULL website_id. The view calls_readable shows them as text.
+// (callCodec.ts): times as seconds, substatus and mobile as numbers, did_number and
+// event_type as ids in call_texts. website_id 0 stands for a NULL website_id. The view
+// calls_readable shows them as text.
 export const calls = sqliteTable(
   'calls',
   {
@@ -105,8 +118,8 @@ export const calls = sqliteTable(
     websiteId: integer('website_id').notNull(),
     callerNumber: text('caller_number').notNull(),
     durationSeconds: integer('duration_seconds').notNull(),
-    didNumber: text('did_number').notNull(),
-    eventType: text('event_type').notNull(),
+    didNumber: integer('did_number').notNull(), // call_texts.id
+    eventType: integer('event_type').notNull(), // call_texts.id
     substatus: integer('substatus').notNull(),
     recordingUrl: text('recording_url'),
     crmLeadId: text('crm_lead_id'),

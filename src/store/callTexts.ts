@@ -1,0 +1,50 @@
+// Texts that repeat from call to call (did_number, event_type), stored once in
+// call_texts and held by calls as ids. Under load each string a page's rows make
+// costs more than its bytes: its memory was freed by a collection long after the
+// answer that made it and is cold when the next answer's strings take it, so a
+// row's strings were the largest cost of the row-heavy answers (docs/benchmarks.md,
+// fifteenth session). Rows of call_texts are only ever added (a rolled-back run's
+// were never seen), so an id names one text for the life of the store: sync finds
+// or adds a text's id, and a serving worker keeps every text it has read.
+import type { Database } from 'bun:sqlite'
+import type { Store } from './open'
+
+/** A sync run's text → id, adding the texts it has not seen (in the run's transaction). */
+export class CallTextIds {
+  private ids = new Map<string, number>()
+  private add
+
+  constructor(client: Database) {
+    for (const r of client.query<{ id: number; text: string }, []>('SELECT id, text FROM call_texts').all()) this.ids.set(r.text, r.id)
+    this.add = client.query<{ id: number }, [string]>('INSERT INTO call_texts (text) VALUES (?) RETURNING id')
+  }
+
+  idOf(text: string): number {
+    let id = this.ids.get(text)
+    if (id === undefined) this.ids.set(text, (id = this.add.get(text)!.id))
+    return id
+  }
+}
+
+const texts = new WeakMap<Store, string[]>()
+const NEWER = 'SELECT id, text FROM call_texts WHERE id >= ? ORDER BY id'
+
+/**
+ * A serving connection's id → text. The texts it has read stay (a few thousand at
+ * production size: one did_number a store and a handful of event types); an id not
+ * read yet reads the texts added since, in the request's snapshot, where every id
+ * its calls hold is.
+ */
+export function callTexts(db: Store): (id: number) => string {
+  let known = texts.get(db)
+  if (known === undefined) texts.set(db, (known = []))
+  const all = known
+  return (id) => all[id] ?? readSince(db, all, id)
+}
+
+function readSince(db: Store, all: string[], id: number): string {
+  for (const r of db.$client.query<{ id: number; text: string }, [number]>(NEWER).all(Math.min(id, all.length))) all[r.id] = r.text
+  const text = all[id]
+  if (text === undefined) throw new Error(`call_texts holds no text ${id}`)
+  return text
+}
