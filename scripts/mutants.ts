@@ -18,6 +18,12 @@ interface Mutant {
 }
 
 export const MUTANTS: Mutant[] = [
+  { name: 'a served connection never reads the texts a sync adds', file: 'src/store/callTexts.ts', find: '.all(Math.min(id, all.length))) all[r.id] = r.text', replace: '.all(Number.MAX_SAFE_INTEGER)) all[r.id] = r.text', tests: ['test/callTexts.test.ts'] },
+  { name: 'texts read again from the newest known id on, skipping the next', file: 'src/store/callTexts.ts', find: "'SELECT id, text FROM call_texts WHERE id >= ? ORDER BY id'", replace: "'SELECT id, text FROM call_texts WHERE id > ? ORDER BY id'", tests: ['test/callTexts.test.ts'] },
+  { name: 'a full load starts call_texts afresh', file: 'src/store/fullLoad.ts', find: "for (const t of ['calls', 'feed_deleted',", replace: "for (const t of ['call_texts', 'calls', 'feed_deleted',", tests: ['test/callTexts.test.ts'] },
+  { name: 'a record shows its event type as its number', file: 'src/store/calls.ts', find: 'call_event_type: textOf(c.event_type),\n    substatus: substatusOf', replace: 'call_event_type: textOf(c.did_number),\n    substatus: substatusOf', tests: ['test/callTexts.test.ts', 'test/callHistory.test.ts'] },
+  { name: 'a call-log row shows its number as its event type', file: 'src/store/calls.ts', find: '    did_number: textOf(c.did_number),', replace: '    did_number: textOf(c.event_type),', tests: ['test/callTexts.test.ts', 'test/step2.test.ts'] },
+  { name: 'migration 0010 maps event types by the number', file: 'db/migrations/0010_call_texts.sql', find: '(SELECT t.id FROM call_texts t WHERE t.text = c.event_type),', replace: '(SELECT t.id FROM call_texts t WHERE t.text = c.did_number),', tests: ['test/callCodec.test.ts'] },
   { name: 'storelookup tag compared on its first 3 bytes', file: 'src/storelookup.ts', find: 'timingSafeEqual(iv, expected)', replace: 'timingSafeEqual(iv.subarray(0, 3), expected.subarray(0, 3))', tests: ['test/storelookup.test.ts'] },
   { name: 'storelookup not bound to the integration', file: 'src/storelookup.ts', find: 'const expected = syntheticIv(uint32(integrationId, "integrationId"), store)', replace: 'const expected = syntheticIv(uint32(1, "integrationId"), store)', tests: ['test/storelookup.test.ts'] },
   { name: 'master-stall watchdog removed', file: 'src/sync/master.ts', find: 'if (!socket) return', replace: 'return', tests: ['test/sync.test.ts'] },
