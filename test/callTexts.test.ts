@@ -93,4 +93,25 @@ describe('texts of calls stored once', () => {
     closeStore(served)
     closeStore(writer)
   })
+
+  test('a run that rolls back takes its ids back, and the connection that read them shows the texts the next run gives them', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+    const writer = openStore(path)
+    seedDemo(writer)
+    const shown = (id: string) => readSnapshot(writer, () => {
+      const set = callSet(writer, { kind: 'all' }, YEAR, callClassOf(undefined))
+      const out: Pieces = []
+      const write = recordWriter(writer)
+      for (const call of set.recordPage(0, set.total)) if (call.call_log_id === id) write(out, '{', call)
+      const r = JSON.parse(out.join('')) as { call_did_number: string; call_event_type: string }
+      return [r.call_did_number, r.call_event_type]
+    })
+    writer.$client.run('BEGIN IMMEDIATE')
+    applyChanges(writer, { calls: [newCall(1, 'ROLLED BACK', 'NEVER')] })
+    expect(shown('TEXTS-1')).toEqual(['ROLLED BACK', 'NEVER']) // read, in the run, on its own connection
+    writer.$client.run('ROLLBACK')
+    applyChanges(writer, { calls: [newCall(2, 'THE NEXT RUN', 'ITS EVENT')] })
+    expect(shown('TEXTS-2')).toEqual(['THE NEXT RUN', 'ITS EVENT'])
+    closeStore(writer)
+  })
 })

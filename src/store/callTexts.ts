@@ -3,9 +3,11 @@
 // costs more than its bytes: its memory was freed by a collection long after the
 // answer that made it and is cold when the next answer's strings take it, so a
 // row's strings were the largest cost of the row-heavy answers (docs/benchmarks.md,
-// fifteenth session). Rows of call_texts are only ever added (a rolled-back run's
-// were never seen), so an id names one text for the life of the store: sync finds
-// or adds a text's id, and a serving worker keeps every text it has read.
+// fifteenth session). Committed rows of call_texts are only ever added, so an id
+// names one text for the life of the store: sync finds or adds a text's id, and a
+// serving worker keeps every text it has read. A run that rolls back takes its ids
+// back, and the next run gives them to other texts: only the connection that wrote
+// them could have read them, so a connection that writes texts keeps none.
 import type { Database } from 'bun:sqlite'
 import type { Store } from './open'
 
@@ -15,6 +17,7 @@ export class CallTextIds {
   private add
 
   constructor(client: Database) {
+    writers.add(client)
     for (const r of client.query<{ id: number; text: string }, []>('SELECT id, text FROM call_texts').all()) this.ids.set(r.text, r.id)
     this.add = client.query<{ id: number }, [string]>('INSERT INTO call_texts (text) VALUES (?) RETURNING id')
   }
@@ -26,16 +29,23 @@ export class CallTextIds {
   }
 }
 
+/** Connections that have written call_texts (a sync's; in tests, the one that loads and serves). */
+const writers = new WeakSet<Database>()
 const texts = new WeakMap<Store, string[]>()
 const NEWER = 'SELECT id, text FROM call_texts WHERE id >= ? ORDER BY id'
+const ONE = 'SELECT text FROM call_texts WHERE id = ?'
 
 /**
- * A serving connection's id → text. The texts it has read stay (a few thousand at
- * production size: one did_number a store and a handful of event types); an id not
- * read yet reads the texts added since, in the request's snapshot, where every id
- * its calls hold is.
+ * A connection's id → text. A serving connection keeps the texts it has read (a few
+ * thousand at production size: one did_number a store and a handful of event types);
+ * an id not read yet reads the texts added since, in the request's snapshot, where
+ * every id its calls hold is. A connection that has written texts reads each one.
  */
 export function callTexts(db: Store): (id: number) => string {
+  if (writers.has(db.$client)) {
+    const one = db.$client.query<{ text: string }, [number]>(ONE)
+    return (id) => one.get(id)?.text ?? missing(id)
+  }
   let known = texts.get(db)
   if (known === undefined) texts.set(db, (known = []))
   const all = known
@@ -44,7 +54,9 @@ export function callTexts(db: Store): (id: number) => string {
 
 function readSince(db: Store, all: string[], id: number): string {
   for (const r of db.$client.query<{ id: number; text: string }, [number]>(NEWER).all(Math.min(id, all.length))) all[r.id] = r.text
-  const text = all[id]
-  if (text === undefined) throw new Error(`call_texts holds no text ${id}`)
-  return text
+  return all[id] ?? missing(id)
+}
+
+function missing(id: number): never {
+  throw new Error(`call_texts holds no text ${id}`)
 }
