@@ -133,10 +133,16 @@ function migrateStore(db: Store): void {
     prepared.push(statement)
     return statement
   }) as Database['prepare']
+  // a migration that rewrites the calls sorts millions of rows for their indexes: to
+  // temporary files, as a sync run does (store/syncRun.ts), not memory (0010 at production
+  // size held 1.8 GB with temp_store = MEMORY)
+  const pending = newestApplied < newestMigrationMillis
+  if (pending) client.run('PRAGMA temp_store = FILE')
   try {
     ;(db as any).dialect.migrate(migrations, (db as any).session, { migrationsFolder: '' })
   } finally {
     Reflect.deleteProperty(client, 'prepare') // the prototype's again
     for (const statement of prepared) statement.finalize()
+    if (pending) client.run('PRAGMA temp_store = MEMORY')
   }
 }
