@@ -116,19 +116,19 @@ function summary(stacks: Frame[][]): string {
   return `| Innermost JavaScript function (with the natives it calls) | share |\n|---|---|\n${rows(byOwner)}\n\n| Hottest instruction's function | share |\n|---|---|\n${rows(byLeaf)}`
 }
 
-const results: string[] = []
+// recorded first, summarised once the server has exited: its JIT dump is complete then
+const profiled: { name: string; rps: number; data: string }[] = []
 for (const s of scenarios) {
-  const bodiesFile = join(work, `${s.name.replace(/\W+/g, '_')}.txt`)
-  writeFileSync(bodiesFile, s.ours.map((b) => JSON.stringify(b)).join('\n'))
-  await wrk(bodiesFile, s.path, s.name, 3) // warm-up
-  const data = join(work, `${s.name.replace(/\W+/g, '_')}.perf`)
-  const load = wrk(bodiesFile, s.path, s.name, seconds + 2)
+  const file = join(work, s.name.replace(/\W+/g, '_'))
+  writeFileSync(`${file}.txt`, s.ours.map((b) => JSON.stringify(b)).join('\n'))
+  await wrk(`${file}.txt`, s.path, s.name, 3) // warm-up
+  const load = wrk(`${file}.txt`, s.path, s.name, seconds + 2)
   await Bun.sleep(1000)
-  Bun.spawnSync(['perf', 'record', '-q', '-g', '-p', String(pid), '-o', data, '--', 'sleep', String(seconds)], { stdout: 'ignore', stderr: 'inherit' })
-  const rps = await load
-  results.push(`### ${s.name}\n\n${rps.toFixed(0)} req/s while profiled (the profile slows it).\n\n`)
-  results.push(data)
+  Bun.spawnSync(['perf', 'record', '-q', '-g', '-p', String(pid), '-o', `${file}.perf`, '--', 'sleep', String(seconds)], { stdout: 'ignore', stderr: 'inherit' })
+  profiled.push({ name: s.name, rps: await load, data: `${file}.perf` })
 }
 await serve.stop()
 writePerfMap()
-for (const r of results) console.log(r.endsWith('.perf') ? `${summary(stacksOf(r))}\n\nperf report -i ${r}\n` : r)
+for (const { name, rps, data } of profiled) {
+  console.log(`### ${name}\n\n${rps.toFixed(0)} req/s while profiled (the profile slows it).\n\n${summary(stacksOf(data))}\n\nperf report -i ${data}\n`)
+}

@@ -22,20 +22,28 @@ const YEAR = { from: '2025-01-01', to: '2025-12-31', fromTime: '2025-01-01 00:00
 const viewTexts = (db: Store) =>
   new Map(db.$client.query<Texts, []>('SELECT call_log_id, did_number, event_type FROM calls_readable').all().map((r) => [r.call_log_id, r]))
 
-/** Every visible call's record as a page renders it, and its call-log row, against the view. */
+type Shown = { call_log_id: string; call_did_number: string; call_event_type: string }
+
+/** Every visible call's record as a page renders it, in the current snapshot. */
+function everyRecord(db: Store): Shown[] {
+  const set = callSet(db, { kind: 'all' }, YEAR, callClassOf(undefined))
+  const write = recordWriter(db)
+  const out: Pieces = ['[']
+  for (const call of set.recordPage(0, set.total)) {
+    if (out.length > 1) out.push(',')
+    expect(write(out, '{', call)).toBe(true)
+  }
+  out.push(']')
+  const records = JSON.parse(out.join('')) as Shown[]
+  expect(records.length).toBe(set.total)
+  return records
+}
+
+/** Every visible call's record, and its call-log row, against the view. */
 function expectEveryCallShowsItsTexts(db: Store): number {
   return readSnapshot(db, () => {
     const truth = viewTexts(db)
-    const set = callSet(db, { kind: 'all' }, YEAR, callClassOf(undefined))
-    const write = recordWriter(db)
-    const out: Pieces = ['[']
-    for (const call of set.recordPage(0, set.total)) {
-      if (out.length > 1) out.push(',')
-      expect(write(out, '{', call)).toBe(true)
-    }
-    out.push(']')
-    const records = JSON.parse(out.join('')) as { call_log_id: string; call_did_number: string; call_event_type: string }[]
-    expect(records.length).toBe(set.total)
+    const records = everyRecord(db)
     for (const r of records) {
       const t = truth.get(r.call_log_id)!
       expect([r.call_did_number, r.call_event_type]).toEqual([t.did_number, t.event_type])
@@ -98,14 +106,10 @@ describe('texts of calls stored once', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
     const writer = openStore(path)
     seedDemo(writer)
-    const shown = (id: string) => readSnapshot(writer, () => {
-      const set = callSet(writer, { kind: 'all' }, YEAR, callClassOf(undefined))
-      const out: Pieces = []
-      const write = recordWriter(writer)
-      for (const call of set.recordPage(0, set.total)) if (call.call_log_id === id) write(out, '{', call)
-      const r = JSON.parse(out.join('')) as { call_did_number: string; call_event_type: string }
+    const shown = (id: string) => {
+      const r = readSnapshot(writer, () => everyRecord(writer)).find((x) => x.call_log_id === id)!
       return [r.call_did_number, r.call_event_type]
-    })
+    }
     writer.$client.run('BEGIN IMMEDIATE')
     applyChanges(writer, { calls: [newCall(1, 'ROLLED BACK', 'NEVER')] })
     expect(shown('TEXTS-1')).toEqual(['ROLLED BACK', 'NEVER']) // read, in the run, on its own connection

@@ -8,13 +8,13 @@
 // serving worker keeps every text it has read. A run that rolls back takes its ids
 // back, and the next run gives them to other texts: only the connection that wrote
 // them could have read them, so a connection that writes texts keeps none.
-import type { Database } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 import type { Store } from './open'
 
 /** A sync run's text → id, adding the texts it has not seen (in the run's transaction). */
 export class CallTextIds {
-  private ids = new Map<string, number>()
-  private add
+  private readonly ids = new Map<string, number>()
+  private readonly add: Statement<{ id: number }, [string]>
 
   constructor(client: Database) {
     writers.add(client)
@@ -31,7 +31,8 @@ export class CallTextIds {
 
 /** Connections that have written call_texts (a sync's; in tests, the one that loads and serves). */
 const writers = new WeakSet<Database>()
-const texts = new WeakMap<Store, string[]>()
+/** A serving connection's texts by id. */
+const texts = new WeakMap<Database, string[]>()
 const NEWER = 'SELECT id, text FROM call_texts WHERE id >= ? ORDER BY id'
 const ONE = 'SELECT text FROM call_texts WHERE id = ?'
 
@@ -42,18 +43,19 @@ const ONE = 'SELECT text FROM call_texts WHERE id = ?'
  * every id its calls hold is. A connection that has written texts reads each one.
  */
 export function callTexts(db: Store): (id: number) => string {
-  if (writers.has(db.$client)) {
-    const one = db.$client.query<{ text: string }, [number]>(ONE)
+  const client = db.$client
+  if (writers.has(client)) {
+    const one = client.query<{ text: string }, [number]>(ONE)
     return (id) => one.get(id)?.text ?? missing(id)
   }
-  let known = texts.get(db)
-  if (known === undefined) texts.set(db, (known = []))
+  let known = texts.get(client)
+  if (known === undefined) texts.set(client, (known = []))
   const all = known
-  return (id) => all[id] ?? readSince(db, all, id)
+  return (id) => all[id] ?? readSince(client, all, id)
 }
 
-function readSince(db: Store, all: string[], id: number): string {
-  for (const r of db.$client.query<{ id: number; text: string }, [number]>(NEWER).all(Math.min(id, all.length))) all[r.id] = r.text
+function readSince(client: Database, all: string[], id: number): string {
+  for (const r of client.query<{ id: number; text: string }, [number]>(NEWER).all(Math.min(id, all.length))) all[r.id] = r.text
   return all[id] ?? missing(id)
 }
 

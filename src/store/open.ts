@@ -95,9 +95,12 @@ export function openStore(path: string, { readonly = false, migrate = !readonly,
   // passed its 256 MB budget, and the pages that do not fit are read from the OS's cache at no
   // measurable cost (issue 12; 5,965 against 6,117 req/s for a call-history page, within the spread)
   client.run('PRAGMA cache_size = -8192')
-  client.run('PRAGMA temp_store = MEMORY')
   const db = drizzle({ client, schema }) as Store
+  // migrations sort with SQLite's default, temporary files (Bun's build: TEMP_STORE=1), as a sync
+  // run does (store/syncRun.ts): 0010 rewrites the calls and at production size held 1.8 GB
+  // sorting their indexes in memory, 82 MB in files
   if (migrate) migrateStore(db)
+  client.run('PRAGMA temp_store = MEMORY')
   if (serving) {
     client.run('PRAGMA query_only = 1')
     holdSnapshots(db)
@@ -133,16 +136,10 @@ function migrateStore(db: Store): void {
     prepared.push(statement)
     return statement
   }) as Database['prepare']
-  // a migration that rewrites the calls sorts millions of rows for their indexes: to
-  // temporary files, as a sync run does (store/syncRun.ts), not memory (0010 at production
-  // size held 1.8 GB with temp_store = MEMORY)
-  const pending = newestApplied < newestMigrationMillis
-  if (pending) client.run('PRAGMA temp_store = FILE')
   try {
     ;(db as any).dialect.migrate(migrations, (db as any).session, { migrationsFolder: '' })
   } finally {
     Reflect.deleteProperty(client, 'prepare') // the prototype's again
     for (const statement of prepared) statement.finalize()
-    if (pending) client.run('PRAGMA temp_store = MEMORY')
   }
 }
