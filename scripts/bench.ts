@@ -26,7 +26,7 @@ import { join } from 'node:path'
 import { parseFlags } from './bench/args'
 import { openStore } from '../src/store/open'
 import { connectMaster, queryRows } from '../src/sync/master'
-import { median, probe, READY, startServe, SYNC_ENDED, waitForServer, type ProbeStats } from './bench/probe'
+import { median, probe, READY, startServe, SYNC_ENDED, untilCallerTotalsInMemory, waitForServer, type ProbeStats } from './bench/probe'
 import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from './seed-master'
 import { BENCH_SECRET, benchScenarios, INTEGRATION_ID, type Scenario } from './bench/scenarios'
 
@@ -133,15 +133,6 @@ async function startLegacyFresh() {
   return proc
 }
 for (const port of memoryOnly ? [PORTS.ours] : [PORTS.ours, PORTS.oursAll]) await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
-// and until every worker holds the callers' totals in memory: at production size reading them
-// takes seconds after a worker listens, and the first scenario would be measured meanwhile
-async function untilCallerTotalsInMemory(port: number, workers: number) {
-  for (const started = Date.now(); Date.now() - started < 300_000; await Bun.sleep(500)) {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
-    if (Number(/^listing_api_caller_totals_in_memory (\S+)$/m.exec(text)?.[1]) >= workers) return
-  }
-  throw new Error(`the server on port ${port} never held the callers' totals in memory`)
-}
 await untilCallerTotalsInMemory(PORTS.ours, 1)
 if (memoryOnly) {
   const mb = (field: 'VmRSS' | 'VmHWM') => statusMb(ours.pid, field).toFixed(0)

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseFlags } from './bench/args'
 import { scenariosOf } from './bench/inProcess'
-import { READY, startServe } from './bench/probe'
+import { startServe, untilCallerTotalsInMemory } from './bench/probe'
 import { BENCH_SECRET, INTEGRATION_ID } from './bench/scenarios'
 import { benchKey } from './seed-master'
 
@@ -32,10 +32,12 @@ const serve = await startServe(['--db-path', dbPath, '--workers', '1'], {
   BUN_JSC_useJITDump: '1',
   BUN_JSC_jitDumpDirectory: work,
   STORELOOKUP_SECRET: BENCH_SECRET,
-  LOG_LEVEL: 'info',
+  // as the bench serves: at info every request writes an access-log line to the pipe this script
+  // reads, and the profile would count those writes and this script's reading as the server's
+  LOG_LEVEL: 'warn',
   RATE_LIMIT_PER_MIN: '0',
 }, port)
-await serve.waitFor(READY) // every worker holds the callers' totals
+await untilCallerTotalsInMemory(port, 1)
 const pid = serve.proc.pid // serve runs itself again in the same process (heapGrowth.ts)
 
 async function wrk(bodiesFile: string, path: string, name: string, secs: number): Promise<number> {

@@ -76,6 +76,17 @@ export async function waitForServer(url: string, init?: RequestInit, tries = 100
 }
 
 /**
+ * Waits until every worker of the server at port holds the callers' totals in memory: at production
+ * size reading them takes seconds after a worker listens, and a measurement would start meanwhile.
+ */
+export async function untilCallerTotalsInMemory(port: number, workers: number) {
+  for (const started = Date.now(); Date.now() - started < 300_000; await Bun.sleep(500)) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    if (Number(/^listing_api_caller_totals_in_memory (\S+)$/m.exec(text)?.[1]) >= workers) return
+  }
+  throw new Error(`the server on port ${port} never held the callers' totals in memory`)
+}
+/**
  * A child's stdout and stderr gathered line by line as they come: `lines` holds both in the order
  * they came, `stdout` and `stderr` each stream's own; `reading` ends with the child.
  */
