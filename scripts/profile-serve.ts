@@ -9,6 +9,7 @@
 // runtime when no JavaScript is on the stack (the socket, the HTTP parser, collections).
 // Not a test; needs perf and wrk (apt-get install linux-perf wrk) and root or perf rights.
 //   bun scripts/profile-serve.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only 'name|name'] [--seconds 10] [--port 18096]
+//   bun scripts/profile-serve.ts --bodies <file> --path /listing/dealer   (bodies of one's own, a line each)
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,7 +28,11 @@ const top = Number(flags.get('--top') ?? 10)
 
 for (const tool of ['perf', 'wrk']) if (!Bun.which(tool)) throw new Error(`${tool} is not installed (apt-get install linux-perf wrk)`)
 const work = mkdtempSync(join(tmpdir(), 'listing-profile-'))
-const scenarios = scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
+// --bodies and --path: bodies of one's own (a JSON body a line) in place of the bench's scenarios
+const own = flags.get('--bodies')
+const scenarios = own
+  ? [{ name: own.split('/').pop()!, path: flags.get('--path') ?? '/listing/dealer', ours: readFileSync(own, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) }]
+  : scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
 const serve = await startServe(['--db-path', dbPath, '--workers', '1'], {
   BUN_JSC_useJITDump: '1',
   BUN_JSC_jitDumpDirectory: work,
@@ -106,8 +111,10 @@ function summary(stacks: Frame[][]): string {
   const total = stacks.length
   const byOwner = new Map<string, number>()
   const byLeaf = new Map<string, number>()
+  const onStack = new Map<string, number>()
   const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1)
   for (const stack of stacks) {
+    for (const name of new Set(stack.map(jsName).filter((n) => n !== null))) add(onStack, name)
     // the innermost JavaScript function; a native call's trampoline is credited to its caller
     const js = stack.map(jsName).find((n) => n !== null)
     const owner = js ?? (stack[0].dso.includes('kernel') ? '(kernel, no JavaScript on the stack: the socket)' : '(runtime, no JavaScript on the stack)')
@@ -115,7 +122,8 @@ function summary(stacks: Frame[][]): string {
     add(byLeaf, leafName(stack[0]))
   }
   const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, n]) => `| ${k} | ${share(n, total)} |`).join('\n')
-  return `| Innermost JavaScript function (with the natives it calls) | share |\n|---|---|\n${rows(byOwner)}\n\n| Hottest instruction's function | share |\n|---|---|\n${rows(byLeaf)}`
+  return `| Innermost JavaScript function (with the natives it calls) | share |\n|---|---|\n${rows(byOwner)}\n\n| Hottest instruction's function | share |\n|---|---|\n${rows(byLeaf)}` +
+    `\n\n| JavaScript function anywhere on the stack (what it calls included) | share |\n|---|---|\n${rows(onStack)}`
 }
 
 // recorded first, summarised once the server has exited: its JIT dump is complete then
