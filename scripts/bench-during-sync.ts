@@ -25,7 +25,7 @@ export async function duringScheduledSync(label: string): Promise<void> {
   const result = await probe(`http://127.0.0.1:${PORT}/products/filter`, { 'x-api-key': benchKey(2) }, '{"limit":20}', ended, { since: serve.waitFor(READY) })
   const outcome = JSON.parse(await ended)
   await serve.stop()
-  console.log(`${label} (${workers ?? 'default'} workers): sync ${outcome.msg === 'sync ok' ? `ok in ${(outcome.ms / 1000).toFixed(1)} s` : `failed: ${outcome.error}`}; probe: ${formatStats(result)}`)
+  console.log(`${label} (${workers ?? 'default'} workers): sync ${outcome.msg === 'sync ok' ? `ok in ${(outcome.ms / 1000).toFixed(1)} s, phases ${JSON.stringify(outcome.phases ?? null)}` : `failed: ${outcome.error}`}; probe: ${formatStats(result)}`)
 }
 
 if (!flags.has('--skip-full')) {

@@ -342,6 +342,8 @@ if (!flags.has('--skip-sync')) {
     const outcome = await ended
     await serve.stop()
     if (outcome.msg !== 'sync ok') throw new Error(`the scheduled sync failed: ${outcome.error}`)
+    // its phases, to tell a slow run's cause afterwards (serve's log goes to this script's pipe)
+    console.log(`the scheduled sync with ${workers} worker(s): ${JSON.stringify(outcome)}`)
     during[workers] = { probe: stats, syncMs: outcome.ms }
   }
   // what a restart's first seconds cost (the workers reading the callers) is not a sync's
