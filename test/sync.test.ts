@@ -732,7 +732,11 @@ describe('stopping', () => {
     proxy.state.budget = 20_000 // enough to connect and start the snapshot, not to finish
     const note = (msg: string) => logs.push(msg)
     const schedule = startSyncSchedule({ dbPath: path, mysqlUrl: proxy.url, intervalSeconds: 60, log: { info: note, warn: note, error: note } })
-    await Bun.sleep(1500)
+    // mid-run: the master's answers have spent the budget and the run waits on it. A fixed 1.5 s
+    // was not always enough for the sync process to start and get there on a loaded machine
+    for (const started = Date.now(); proxy.state.budget >= 0; await Bun.sleep(20)) {
+      if (Date.now() - started > 30_000) throw new Error('the run never reached the stalled master')
+    }
     const t0 = Date.now()
     await schedule.stop()
     expect(Date.now() - t0).toBeLessThan(5000)
