@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'
 import { connectMaster } from '../src/sync/master'
 import { formatStats, probe, READY, startServe, SYNC_ENDED } from './bench/probe'
-import { BENCH_SECRET } from './bench/scenarios'
+import { BENCH_SERVE_ENV } from './bench/scenarios'
 import { applyDayOfChanges, benchKey, dayOfChangesAt } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
@@ -15,7 +15,7 @@ const url = flags.get('--url') ?? 'mysql://root@127.0.0.1:3306/bench01'
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-during-sync.sqlite'
 const workers = flags.get('--workers')
 const PORT = 18_091
-const env = { STORELOOKUP_SECRET: BENCH_SECRET, LOG_LEVEL: 'info', RATE_LIMIT_PER_MIN: '0' }
+const env = { ...BENCH_SERVE_ENV, LOG_LEVEL: 'info' } // its lines say when the run ends
 const args = ['--db-path', dbPath, '--mysql-url', url, '--sync-interval', '86400', ...(workers ? ['--workers', workers] : [])]
 
 /** Starts serve (whose schedule syncs at once) and probes it until the run has ended, and one second more. */

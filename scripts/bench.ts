@@ -28,7 +28,8 @@ import { openStore } from '../src/store/open'
 import { connectMaster, queryRows } from '../src/sync/master'
 import { median, probe, READY, startServe, SYNC_ENDED, untilCallerTotalsInMemory, waitForServer, type ProbeStats } from './bench/probe'
 import { applyDayOfChanges, benchKey, dayOfChangesAt, seedMaster } from './seed-master'
-import { BENCH_SECRET, benchScenarios, INTEGRATION_ID, type Scenario } from './bench/scenarios'
+import { BENCH_SERVE_ENV, benchScenarios, INTEGRATION_ID, type Scenario } from './bench/scenarios'
+import { runWrk, type WrkResult } from './bench/wrk'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const scale = Number(flags.get('--scale') ?? 1)
@@ -92,10 +93,9 @@ function spawnChild(argv: string[], options: { env?: Record<string, string | und
   void child.exited.then(() => children.delete(child))
   return child
 }
-const SERVE_ENV = { STORELOOKUP_SECRET: BENCH_SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' }
 const serveAt = (port: number, workers: number) =>
   spawnChild([process.execPath, 'src/main.ts', 'serve', '--db-path', dbPath, '--port', String(port), '--host', '127.0.0.1', '--workers', String(workers)], {
-    env: { ...process.env, ...SERVE_ENV },
+    env: { ...process.env, ...BENCH_SERVE_ENV },
     stdout: 'inherit',
     stderr: 'inherit',
   })
@@ -155,28 +155,11 @@ const IDENTITY = { 'accept-encoding': 'identity' }
 const call = (port: number, path: string, body: object, scenario = '') =>
   fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-scenario': scenario, ...IDENTITY }, body: JSON.stringify(body) })
 
-interface Result {
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-}
-
 // wrk runs as its own process while this one keeps serving the ceiling and legacy servers
-async function wrk(port: number, s: Scenario, bodies: object[], seconds: number): Promise<Result> {
+async function wrk(port: number, s: Scenario, bodies: object[], seconds: number): Promise<WrkResult> {
   const file = join(work, `${s.name.replace(/\W+/g, '_')}-${port}.txt`)
   writeFileSync(file, linesOf(s.path, bodies).join('\n'))
-  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', 'scripts/bench/rotate.lua', `http://127.0.0.1:${port}`, '--', file, s.path, s.name, KEY]
-  const proc = Bun.spawn(['wrk', ...args], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  const ms = (label: string) => {
-    const m = new RegExp(`\\s${label}\\s+([\\d.]+)(us|ms|s)`).exec(out)
-    if (!m) return NaN
-    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1)
-  }
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p50: ms('50%'), p99: ms('99%'), errors: errors ? Number(errors[1]) : 0 }
+  return runWrk(port, file, s.path, s.name, KEY, { seconds, connections })
 }
 
 /** One request of a scenario, alone: its time in ms, answer read. */
@@ -196,7 +179,7 @@ async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Prom
 // one decimal below 10%, so a ratio just under its target does not print as the target
 const percent = (r: number) => `${(r * 100).toFixed(r < 0.1 ? 1 : 0)}%`
 const rows: string[] = []
-const results: Record<string, { ours: Result; oursAll: Result; ceiling: Result; legacy?: Result; bytes: number }> = {}
+const results: Record<string, { ours: WrkResult; oursAll: WrkResult; ceiling: WrkResult; legacy?: WrkResult; bytes: number }> = {}
 let mixSummary = ''
 const meanOf = (answers: string[]) => answers.reduce((sum, a) => sum + Buffer.byteLength(a), 0) / answers.length
 
@@ -216,9 +199,9 @@ async function answersOf(s: Scenario): Promise<string[]> {
 
 /** A scenario's figures under load: ours with one worker and the ceiling (the median pair's), their ratio in each pair, and ours with one worker a core. */
 interface UnderLoad {
-  o: Result
-  a: Result
-  c: Result
+  o: WrkResult
+  a: WrkResult
+  c: WrkResult
   /** one worker's rate against the ceiling's, pair by pair */
   ratios: number[]
 }
@@ -235,7 +218,7 @@ async function underLoad(s: Scenario, answers: string[]): Promise<UnderLoad> {
   await wrk(PORTS.ours, s, s.ours, 3)
   await wrk(PORTS.ceiling, s, s.ours, 2)
   const window = (port: number) => wrk(port, s, s.ours, duration)
-  const pairs: { o: Result; c: Result }[] = []
+  const pairs: { o: WrkResult; c: WrkResult }[] = []
   for (let r = 0; r < rounds; r++) {
     const [first, second] = r % 2 === 0 ? [PORTS.ours, PORTS.ceiling] : [PORTS.ceiling, PORTS.ours]
     const byPort = { [first]: await window(first), [second]: await window(second) }
@@ -266,7 +249,7 @@ for (const s of selected) {
   const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
   const measured = await underLoad(s, answers)
   const { o, a, c } = measured
-  let l: Result | undefined
+  let l: WrkResult | undefined
   if (withLegacy && s.path !== '/listing/changes') { // the legacy service has no change feed
     const legacy = await startLegacyFresh()
     l = await wrk(PORTS.legacy, s, s.legacy, duration)
@@ -335,7 +318,7 @@ const during: Record<number, { probe: ProbeStats; syncMs: number }> = {}
 if (!flags.has('--skip-sync')) {
   for (const workers of [1, CORES]) {
     await applyDayOfChanges(master, { seed: Date.now() % 1000, changes: dayOfChangesAt(1) })
-    const serve = await startServe(['--db-path', dbPath, '--mysql-url', url, '--sync-interval', '86400', '--workers', String(workers)], { ...SERVE_ENV, LOG_LEVEL: 'info' }, PORTS.duringSync)
+    const serve = await startServe(['--db-path', dbPath, '--mysql-url', url, '--sync-interval', '86400', '--workers', String(workers)], { ...BENCH_SERVE_ENV, LOG_LEVEL: 'info' }, PORTS.duringSync)
     children.add(serve.proc)
     const ended = serve.waitFor(SYNC_ENDED).then((line) => Bun.sleep(1000).then(() => JSON.parse(line)))
     const stats = await probe(`http://127.0.0.1:${PORTS.duringSync}/products/filter`, { 'x-api-key': KEY, ...IDENTITY }, '{"limit":20}', ended, { since: serve.waitFor(READY) })

@@ -16,7 +16,8 @@ import { join } from 'node:path'
 import { parseFlags } from './bench/args'
 import { scenariosOf } from './bench/inProcess'
 import { startServe, untilCallerTotalsInMemory } from './bench/probe'
-import { BENCH_SECRET, INTEGRATION_ID } from './bench/scenarios'
+import { BENCH_SERVE_ENV, INTEGRATION_ID } from './bench/scenarios'
+import { runWrk } from './bench/wrk'
 import { benchKey } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
@@ -33,23 +34,12 @@ const own = flags.get('--bodies')
 const scenarios = own
   ? [{ name: own.split('/').pop()!, path: flags.get('--path') ?? '/listing/dealer', ours: readFileSync(own, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) }]
   : scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
-const serve = await startServe(['--db-path', dbPath, '--workers', '1'], {
-  BUN_JSC_useJITDump: '1',
-  BUN_JSC_jitDumpDirectory: work,
-  STORELOOKUP_SECRET: BENCH_SECRET,
-  // as the bench serves: at info every request writes an access-log line to the pipe this script
-  // reads, and the profile would count those writes and this script's reading as the server's
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_MIN: '0',
-}, port)
+// served as the bench serves it, with the JIT's dump
+const serve = await startServe(['--db-path', dbPath, '--workers', '1'], { ...BENCH_SERVE_ENV, BUN_JSC_useJITDump: '1', BUN_JSC_jitDumpDirectory: work }, port)
 await untilCallerTotalsInMemory(port, 1)
 const pid = serve.proc.pid // serve runs itself again in the same process (heapGrowth.ts)
 
-async function wrk(bodiesFile: string, path: string, name: string, secs: number): Promise<number> {
-  const args = ['-t2', '-c64', `-d${secs}s`, '-s', 'scripts/bench/rotate.lua', `http://127.0.0.1:${port}`, '--', bodiesFile, path, name, benchKey(INTEGRATION_ID)]
-  const out = await new Response(Bun.spawn(['wrk', ...args], { stdout: 'pipe', stderr: 'inherit' }).stdout).text()
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)
-}
+const wrk = async (bodiesFile: string, path: string, name: string, secs: number) => (await runWrk(port, bodiesFile, path, name, benchKey(INTEGRATION_ID), { seconds: secs })).rps
 
 /**
  * JavaScriptCore's JIT dump files of the process (jit-<tid>-<pid>….dump, one a thread) → one perf

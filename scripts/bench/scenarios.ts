@@ -6,6 +6,12 @@ import { createChangesCursors } from '../../src/changesCursor'
 import { createStorelookup } from '../../src/storelookup'
 
 export const BENCH_SECRET = 'bench-storelookup-secret-0123456789abcdef'
+/**
+ * How the scripts run `serve` to measure it (bench.ts, profile-serve.ts): no rate limit, and no
+ * access-log line a request, which would go to the measuring script's pipe and be measured too.
+ * A script that waits for serve's own log lines (a scheduled sync's) sets LOG_LEVEL 'info'.
+ */
+export const BENCH_SERVE_ENV = { STORELOOKUP_SECRET: BENCH_SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MIN: '0' }
 /** the integration whose key (seed-master's benchKey) the benchmark sends */
 export const INTEGRATION_ID = 2
 
