@@ -116,9 +116,9 @@ export async function firstLine(lines: string[], matches: (line: string) => bool
   }
 }
 
-/** `serve` as its own process; resolves once it answers /health. */
-export async function startServe(args: string[], env: Record<string, string | undefined>, port: number) {
-  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+/** `serve` as its own process, of the tree at `cwd` (this one by default); resolves once it answers /health. */
+export async function startServe(args: string[], env: Record<string, string | undefined>, port: number, cwd?: string) {
+  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], { cwd, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
   const { lines, reading } = gatherLines(proc)
   await waitForServer(`http://127.0.0.1:${port}/health`, undefined, 200)
   return {

@@ -51,49 +51,72 @@ const keyOf = (websiteId: string, index: string) => `(${websiteId} * ${DAYS_A_ST
 /** SQL: a key's day index, the first column of metrics_day (SQLite matches an index's expression by its text: db/migrations/0008). */
 export const DAY_OF_KEY = `(k % ${DAYS_A_STORE})`
 
-// Per store, two seeks: the running totals of its last day up to the range's
-// end and of its last day before the range's start. Typed parameters keep both
-// statements prepared (store/bound.ts).
+// A store's running totals through a day: its last row on or before that day.
+// Typed parameters keep the statements prepared (store/bound.ts).
 const CUMS = `seq, cum_search, cum_website_clicks, cum_call_clicks, cum_direction_requests, cum_business_bookings`
 type Cums = { seq: number; cum_search: number; cum_website_clicks: number; cum_call_clicks: number; cum_direction_requests: number; cum_business_bookings: number }
 const STORE = int(1)
 const DAY = int(2)
 // built once: bun:sqlite finds a prepared statement by its SQL text, and a string built per call is hashed per call
 const UP_TO = `SELECT ${CUMS} FROM metrics WHERE k <= ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
-const BEFORE = `SELECT ${CUMS} FROM metrics WHERE k < ${keyOf(STORE, DAY)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NONE: Cums = { seq: 0, cum_search: 0, cum_website_clicks: 0, cum_call_clicks: 0, cum_direction_requests: 0, cum_business_bookings: 0 }
 // A store's row of one day, from metrics_day, where the rows of one day lie together: when the
-// store has figures on the range's last day (or the day before its first), that row is the one
-// UP_TO (or BEFORE) would find, and the lookups of a range's many stores read the same few
-// pages instead of a page each (at scale 1, 1 µs a seek against 6). A store with no row that
-// day takes the seek in key order after it. (Compared with a bare CAST, SQLite's planner does not
-// match the index's expression and scans it whole; with the unary plus it seeks.)
+// store has figures on that day, that row is the one UP_TO would find, and the lookups of a
+// range's many stores read the same few pages instead of a page each (at scale 1, 1 µs a seek
+// against 6). A store with no row that day takes the seek in key order after it. (Compared with
+// a bare CAST, SQLite's planner does not match the index's expression and scans it whole; with
+// the unary plus it seeks.)
 const ON_DAY = `SELECT ${CUMS} FROM metrics INDEXED BY metrics_day WHERE ${DAY_OF_KEY} = +${DAY} AND website_id = ${STORE}`
 
 // A store's latest row: its running totals through its last day with figures,
 // read once per data version and store. Most ranges end on or after it (up to
-// today), and then the range's end costs no seek: one seek a store, not two.
+// today), and then the range's end costs no seek.
 type Latest = Cums & { day: number }
 const LATEST = `SELECT k - ${firstKey(STORE)} AS day, ${CUMS} FROM metrics WHERE k < ${firstKey(`${STORE} + 1`)} AND k >= ${firstKey(STORE)} ORDER BY k DESC LIMIT 1`
 const NO_ROWS: Latest = { ...NONE, day: -1 }
 /** Bounded by the stores the directory lists; a new data version starts afresh. */
 const latestRows = perVersion((_: Store) => new Map<number, Latest>())
 
+// A store's running totals through the day before a range (and through a range's end
+// before its latest day), held per data version by day and store: partners ask the same
+// few ranges (a week, a month, a year up to today) of the same stores, and a held look-up
+// costs a map's, where the seek cost 1-2 µs a store in process and, served, 24% of an
+// employee lookup's time (docs/benchmarks.md, seventeenth session). Exact: the rows of a
+// data version do not change, and the next version starts afresh.
+const cumsHeld = perVersion((_: Store) => ({ count: 0, byDay: new Map<number, Map<number, Cums>>() }))
+/** Bounded: about 100 bytes an entry; cleared when full (a week's and a year's starts of 10,000 stores fit). */
+const CUMS_HELD_LIMIT = 100_000
+
+/** A store's running totals through a day (a day index), NONE before its first row. */
+function cumsThrough(db: Store, held: ReturnType<typeof cumsHeld>, id: number, day: number): Cums {
+  let ofDay = held.byDay.get(day)
+  let c = ofDay?.get(id)
+  if (c !== undefined) return c
+  c = db.$client.query<Cums, [number, number]>(ON_DAY).get(id, day) ?? db.$client.query<Cums, [number, number]>(UP_TO).get(id, day) ?? NONE
+  if (held.count >= CUMS_HELD_LIMIT) {
+    held.byDay.clear()
+    held.count = 0
+    ofDay = undefined
+  }
+  if (ofDay === undefined) held.byDay.set(day, (ofDay = new Map()))
+  ofDay.set(id, c)
+  held.count++
+  return c
+}
+
 /** Range totals of several stores, in the order given. */
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
-  const upTo = db.$client.query<Cums, [number, number]>(UP_TO)
-  const before = db.$client.query<Cums, [number, number]>(BEFORE)
-  const onDay = db.$client.query<Cums, [number, number]>(ON_DAY)
   const latestOf = db.$client.query<Latest, [number]>(LATEST)
   const latest = latestRows(db)
+  const held = cumsHeld(db)
   const [first, last] = [dayIndex(from), dayIndex(to)]
   const out: RangeTotals[] = new Array(websiteIds.length)
   for (let i = 0; i < websiteIds.length; i++) {
     const id = websiteIds[i]
     let l = latest.get(id)
     if (l === undefined) latest.set(id, (l = latestOf.get(id) ?? NO_ROWS))
-    const u = last >= l.day ? l : (onDay.get(id, last) ?? upTo.get(id, last) ?? NONE)
-    const b = first > l.day ? l : (onDay.get(id, first - 1) ?? before.get(id, first) ?? NONE)
+    const u = last >= l.day ? l : cumsThrough(db, held, id, last)
+    const b = first > l.day ? l : cumsThrough(db, held, id, first - 1)
     out[i] = {
       days: u.seq - b.seq,
       totals: {
