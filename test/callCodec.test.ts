@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { migrations } from '../src/store/migrations'
 import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
-import { callValues, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
+import { callValues, dayNumber, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
 import { CallTextIds } from '../src/store/callTexts'
 
@@ -39,6 +39,12 @@ describe('times', () => {
     for (const text of ['0001-01-01 00:00:00', '1000-01-01 00:00:00', '1969-12-31 23:59:59', '1970-01-01 00:00:00', '1900-02-28 12:00:00', '9999-12-31 23:59:59']) {
       expect(timeText(secondsOf(text)!)).toBe(text)
     }
+  })
+
+  test("a day's number is its days since 1970, from year 0001 to 9999 and across every leap day", () => {
+    const days = ['0001-01-01', '1600-02-29', '1899-12-31', '1900-03-01', '1969-12-31', '1970-01-01', '2000-02-29', '2024-02-29', '2024-03-01', '2026-11-01', '2100-02-28', '2100-03-01', '9999-12-31']
+    for (let y = 1999; y <= 2101; y++) for (let m = 1; m <= 12; m++) days.push(`${y}-${pad(m)}-01`, `${y}-${pad(m)}-${pad(new Date(Date.UTC(y, m, 0)).getUTCDate())}`)
+    for (const day of days) expect({ day, n: dayNumber(day) }).toEqual({ day, n: Date.parse(`${day}T00:00:00Z`) / 86_400_000 })
   })
 
   test('what is no real time is kept as its text', () => {
