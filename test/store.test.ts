@@ -266,11 +266,16 @@ describe('readSnapshot', () => {
         run.commit({})
         const started = performance.now()
         run.checkpoint()
-        results.push({ walBytes: statSync(${JSON.stringify(`${path}-wal`)}).size, checkpointMs: Math.round(performance.now() - started) })
+        const walBytes = statSync(${JSON.stringify(`${path}-wal`)}).size
+        const checkpointMs = Math.round(performance.now() - started)
+        // should the WAL have stayed: a passive checkpoint's frames copied against the log's tell a
+        // reader still at an old snapshot (fewer copied) from one only still reading the WAL (all copied)
+        const after = walBytes > 0 ? sync.$client.query('PRAGMA wal_checkpoint(PASSIVE)').values()[0] : []
+        results.push({ walBytes, checkpointMs, passiveAfter: { busy: after[0], logFrames: after[1], copiedFrames: after[2] } })
       }
       console.log(JSON.stringify(results))
     `], { stdout: 'pipe', stderr: 'inherit' })
-    const each = JSON.parse(await new Response(runs.stdout).text()) as { walBytes: number; checkpointMs: number }[]
+    const each = JSON.parse(await new Response(runs.stdout).text()) as { walBytes: number; checkpointMs: number; passiveAfter: object }[]
     await runs.exited
     clearInterval(load)
     const walBytes = each.map((r) => r.walBytes)
