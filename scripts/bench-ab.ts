@@ -6,11 +6,11 @@
 //   git worktree add /tmp/base HEAD~1 && ln -s $PWD/node_modules /tmp/base/node_modules
 //   bun scripts/bench-ab.ts --base /tmp/base [--only 'name|name'] [--seconds 6] [--rounds 5]
 //   bun scripts/bench-ab.ts --base /tmp/base --bodies <file> --path /listing/employee   (bodies of one's own, a line each)
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseFlags } from './bench/args'
-import { scenariosOf } from './bench/inProcess'
+import { servedScenarios } from './bench/inProcess'
 import { median, startServe, untilCallerTotalsInMemory } from './bench/probe'
 import { BENCH_SERVE_ENV, INTEGRATION_ID } from './bench/scenarios'
 import { runWrk } from './bench/wrk'
@@ -20,17 +20,12 @@ const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
 const base = flags.get('--base')
 if (!base) throw new Error('--base <the other tree> is required')
-const only = flags.get('--only')?.split('|') // '|' between names: the names hold commas
 const seconds = Number(flags.get('--seconds') ?? 6)
 const rounds = Number(flags.get('--rounds') ?? 5)
 const [portA, portB] = [18_081, 18_091]
 const key = benchKey(INTEGRATION_ID)
 
-// --bodies and --path: bodies of one's own (a JSON body a line) in place of the bench's scenarios
-const own = flags.get('--bodies')
-const scenarios = own
-  ? [{ name: own.split('/').pop()!, path: flags.get('--path') ?? '/listing/dealer', ours: readFileSync(own, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) }]
-  : scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
+const scenarios = servedScenarios(flags, dbPath)
 const serveArgs = ['--db-path', dbPath, '--workers', '1']
 const [a, b] = await Promise.all([startServe(serveArgs, BENCH_SERVE_ENV, portA, base), startServe(serveArgs, BENCH_SERVE_ENV, portB)])
 try {

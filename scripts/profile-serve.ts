@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseFlags } from './bench/args'
-import { scenariosOf } from './bench/inProcess'
+import { servedScenarios } from './bench/inProcess'
 import { startServe, untilCallerTotalsInMemory } from './bench/probe'
 import { BENCH_SERVE_ENV, INTEGRATION_ID } from './bench/scenarios'
 import { runWrk } from './bench/wrk'
@@ -22,18 +22,13 @@ import { benchKey } from './seed-master'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
-const only = flags.get('--only')?.split('|') // '|' between names: the names hold commas
 const seconds = Number(flags.get('--seconds') ?? 10)
 const port = Number(flags.get('--port') ?? 18_096)
 const top = Number(flags.get('--top') ?? 10)
 
 for (const tool of ['perf', 'wrk']) if (!Bun.which(tool)) throw new Error(`${tool} is not installed (apt-get install linux-perf wrk)`)
 const work = mkdtempSync(join(tmpdir(), 'listing-profile-'))
-// --bodies and --path: bodies of one's own (a JSON body a line) in place of the bench's scenarios
-const own = flags.get('--bodies')
-const scenarios = own
-  ? [{ name: own.split('/').pop()!, path: flags.get('--path') ?? '/listing/dealer', ours: readFileSync(own, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) }]
-  : scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
+const scenarios = servedScenarios(flags, dbPath)
 // served as the bench serves it, with the JIT's dump
 const serve = await startServe(['--db-path', dbPath, '--workers', '1'], { ...BENCH_SERVE_ENV, BUN_JSC_useJITDump: '1', BUN_JSC_jitDumpDirectory: work }, port)
 await untilCallerTotalsInMemory(port, 1)

@@ -1,5 +1,7 @@
-// What the in-process benchmarks share (bench-inprocess.ts, bench-mixed.ts): the
-// scenarios of a synced read store, and the app over it as a serving worker has it.
+// What the benchmarks share (bench-inprocess.ts, bench-mixed.ts; the scenario selection also
+// profile-serve.ts and bench-ab.ts): the scenarios of a synced read store, and the app over it
+// as a serving worker has it.
+import { readFileSync } from 'node:fs'
 import { loadConfig } from '../../src/config'
 import { createApp } from '../../src/http/app'
 import { apiDeps } from '../../src/http/context'
@@ -17,6 +19,18 @@ export function scenariosOf(dbPath: string, keep: (s: Scenario) => boolean): Sce
   } finally {
     store.$client.close()
   }
+}
+
+/**
+ * The scenarios a served script measures: the bench's over HTTP (not the in-process-only ones),
+ * those whose names hold one of `--only`'s ('|' between names: the names hold commas); or, with
+ * `--bodies <file>` (a JSON body a line) and `--path`, one scenario of one's own bodies.
+ */
+export function servedScenarios(flags: Map<string, string>, dbPath: string): Pick<Scenario, 'name' | 'path' | 'ours'>[] {
+  const own = flags.get('--bodies')
+  if (own) return [{ name: own.split('/').pop()!, path: flags.get('--path') ?? '/listing/dealer', ours: readFileSync(own, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) }]
+  const only = flags.get('--only')?.split('|')
+  return scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
 }
 
 /**

@@ -7,7 +7,7 @@ import { createStorelookup } from '../../src/storelookup'
 
 export const BENCH_SECRET = 'bench-storelookup-secret-0123456789abcdef'
 /**
- * How the scripts run `serve` to measure it (bench.ts, profile-serve.ts): no rate limit, and no
+ * How the scripts run `serve` to measure it (bench.ts, profile-serve.ts, bench-ab.ts): no rate limit, and no
  * access-log line a request, which would go to the measuring script's pipe and be measured too.
  * A script that waits for serve's own log lines (a scheduled sync's) sets LOG_LEVEL 'info'.
  */

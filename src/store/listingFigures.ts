@@ -1,5 +1,6 @@
 // Listing figures per store and day. Range totals come from the running
-// totals (two seeks per store); a day-wise page reads only its own rows.
+// totals (at most two seeks a store, none for what is held); a day-wise page
+// reads only its own rows.
 import { int } from './bound'
 import { dayNumber } from './callCodec'
 import { TOTAL_SEARCH_SQL } from './fieldRules'
@@ -83,16 +84,17 @@ const latestRows = perVersion((_: Store) => new Map<number, Latest>())
 // costs a map's, where the seek cost 1-2 µs a store in process and, served, 24% of an
 // employee lookup's time (docs/benchmarks.md, seventeenth session). Exact: the rows of a
 // data version do not change, and the next version starts afresh.
-const cumsHeld = perVersion((_: Store) => ({ count: 0, byDay: new Map<number, Map<number, Cums>>() }))
+type Held = { count: number; byDay: Map<number, Map<number, Cums>> }
+const cumsHeld = perVersion((_: Store): Held => ({ count: 0, byDay: new Map() }))
 /** Bounded: about 150 bytes an entry (15 MB full, measured); cleared when full (a week's and a year's starts of 10,000 stores fit five times). */
 const CUMS_HELD_LIMIT = 100_000
 
-/** A store's running totals through a day (a day index), NONE before its first row. */
-function cumsThrough(db: Store, held: ReturnType<typeof cumsHeld>, id: number, day: number): Cums {
+/** A store's running totals through a day (a day index): held, or sought with `seek` and held. */
+function cumsThrough(held: Held, id: number, day: number, seek: (id: number, day: number) => Cums): Cums {
   let ofDay = held.byDay.get(day)
   let c = ofDay?.get(id)
   if (c !== undefined) return c
-  c = db.$client.query<Cums, [number, number]>(ON_DAY).get(id, day) ?? db.$client.query<Cums, [number, number]>(UP_TO).get(id, day) ?? NONE
+  c = seek(id, day)
   if (held.count >= CUMS_HELD_LIMIT) {
     held.byDay.clear()
     held.count = 0
@@ -107,6 +109,9 @@ function cumsThrough(db: Store, held: ReturnType<typeof cumsHeld>, id: number, d
 /** Range totals of several stores, in the order given. */
 export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to: string): RangeTotals[] {
   const latestOf = db.$client.query<Latest, [number]>(LATEST)
+  // on a miss only: most calls find every start held (bun:sqlite finds each statement by its text)
+  const seek = (id: number, day: number) =>
+    db.$client.query<Cums, [number, number]>(ON_DAY).get(id, day) ?? db.$client.query<Cums, [number, number]>(UP_TO).get(id, day) ?? NONE // NONE: before its first row
   const latest = latestRows(db)
   const held = cumsHeld(db)
   const [first, last] = [dayIndex(from), dayIndex(to)]
@@ -115,8 +120,8 @@ export function metricTotalsOf(db: Store, websiteIds: number[], from: string, to
     const id = websiteIds[i]
     let l = latest.get(id)
     if (l === undefined) latest.set(id, (l = latestOf.get(id) ?? NO_ROWS))
-    const u = last >= l.day ? l : cumsThrough(db, held, id, last)
-    const b = first > l.day ? l : cumsThrough(db, held, id, first - 1)
+    const u = last >= l.day ? l : cumsThrough(held, id, last, seek)
+    const b = first > l.day ? l : cumsThrough(held, id, first - 1, seek)
     out[i] = {
       days: u.seq - b.seq,
       totals: {
