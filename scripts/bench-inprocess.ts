@@ -4,6 +4,11 @@
 // a side-by-side check of a change without wrk's noise on the other core.
 // Not a test. With `bun --cpu-prof`, a profile of the scenarios run.
 //   bun scripts/bench-inprocess.ts [--db-path /tmp/listing-bench-sync-1.sqlite] [--only 'name|name'] [--seconds 3] [--rounds 3]
+// With --idle MS, each scenario's requests one at a time instead: the median back to back
+// against the median after MS of idleness before each (what the bench's unloaded median meets:
+// a request that finds the core idle), and the back-to-back p99 against its p50 (a collection
+// lands on about one request in a hundred; docs/benchmarks.md, eighteenth session).
+//   bun scripts/bench-inprocess.ts --idle 10 [--only 'name|name'] [--requests 2000]
 import { parseFlags } from './bench/args'
 import { scenariosOf, servingApp } from './bench/inProcess'
 
@@ -15,6 +20,35 @@ const rounds = Number(flags.get('--rounds') ?? 3)
 
 const scenarios = scenariosOf(dbPath, (s) => !only || only.some((o) => s.name.includes(o)))
 const { app, requestOf } = await servingApp(dbPath)
+
+if (flags.has('--idle')) {
+  const idleMs = Number(flags.get('--idle'))
+  const requests = Number(flags.get('--requests') ?? 2000)
+  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  console.log(`| Scenario | median back to back, ms | median after ${idleMs} ms idle, ms | after idle / back to back | p99 back to back, ms | p99 / p50 |`)
+  console.log('|---|---|---|---|---|---|')
+  for (const s of scenarios) {
+    const bodies = s.ours.map((b) => JSON.stringify(b))
+    const one = async (i: number) => {
+      const t0 = performance.now()
+      await (await app.handle(requestOf(s.path, bodies[i % bodies.length]))).arrayBuffer()
+      return performance.now() - t0
+    }
+    for (let i = 0; i < Math.max(500, bodies.length); i++) await one(i) // warm: JIT, the store's pages
+    const hot: number[] = []
+    for (let i = 0; i < requests; i++) hot.push(await one(i))
+    const idle: number[] = []
+    for (let i = 0; i < Math.min(requests, 400); i++) {
+      await Bun.sleep(idleMs)
+      idle.push(await one(i))
+    }
+    hot.sort((a, b) => a - b)
+    idle.sort((a, b) => a - b)
+    const [p50, p99, idle50] = [at(hot, 0.5), at(hot, 0.99), at(idle, 0.5)]
+    console.log(`| ${s.name} | ${p50.toFixed(3)} | ${idle50.toFixed(3)} | ${(idle50 / p50).toFixed(2)}× | ${p99.toFixed(3)} | ${(p99 / p50).toFixed(1)}× |`)
+  }
+  process.exit(0)
+}
 
 console.log(`| Scenario | ${Array.from({ length: rounds }, (_, i) => `µs, round ${i + 1}`).join(' | ')} | answer KB |`)
 console.log(`|---|${'---|'.repeat(rounds)}---|`)
