@@ -152,8 +152,8 @@ await untilCallerTotalsInMemory(PORTS.oursAll, CORES)
 // is asked (decision 33): identity, as wrk asks, so the unloaded medians are of the same answers
 // as the rows under load and the ceiling's (the 1000-item feed page: 5.5-6.4 ms against 7.4-7.9)
 const IDENTITY = { 'accept-encoding': 'identity' }
-const call = (port: number, path: string, body: object, scenario = '') =>
-  fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'x-scenario': scenario, ...IDENTITY }, body: JSON.stringify(body) })
+const call = (port: number, path: string, body: object) =>
+  fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, ...IDENTITY }, body: JSON.stringify(body) })
 
 // wrk runs as its own process while this one keeps serving the ceiling and legacy servers
 async function wrk(port: number, s: Scenario, bodies: object[], seconds: number): Promise<WrkResult> {
@@ -162,17 +162,23 @@ async function wrk(port: number, s: Scenario, bodies: object[], seconds: number)
   return runWrk(port, file, s.path, s.name, KEY, { seconds, connections })
 }
 
-/** One request of a scenario, alone: its time in ms, answer read. */
-async function timed(port: number, s: Scenario, body: object): Promise<number> {
-  const t0 = performance.now()
-  await (await call(port, s.path, body, s.name)).arrayBuffer()
-  return performance.now() - t0
+/**
+ * Requests one at a time, each alone: their times in ms, answers read whole. Sent from a
+ * process of their own (bench/unloaded.ts), as wrk is: this one holds a scenario's answers
+ * for the ceiling, and its heap slowed its reading of a large answer by half again.
+ */
+async function timesAlone(port: number, requests: { path: string; body: object }[]): Promise<number[]> {
+  const plan = join(work, 'unloaded-plan.txt')
+  writeFileSync(plan, requests.map((r) => `${r.path}\t${JSON.stringify(r.body)}`).join('\n'))
+  const proc = Bun.spawn([process.execPath, 'scripts/bench/unloaded.ts', String(port), KEY, plan], { stdout: 'pipe', stderr: 'inherit' })
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
+  if (code !== 0) throw new Error(`bench/unloaded.ts exited with ${code}`)
+  return JSON.parse(out) as number[]
 }
 
 async function unloadedMedian(port: number, s: Scenario, bodies: object[]): Promise<number> {
-  const times: number[] = []
-  for (let i = 0; i < Math.min(200, bodies.length * 4); i++) times.push(await timed(port, s, bodies[i % bodies.length]))
-  return median(times)
+  const n = Math.min(200, bodies.length * 4)
+  return median(await timesAlone(port, Array.from({ length: n }, (_, i) => ({ path: s.path, body: bodies[i % bodies.length] }))))
 }
 
 // 4. measure
@@ -299,11 +305,10 @@ const sideBySide = new Map<string, number>()
 for (const pair of HOLDS) {
   const [a, b] = pair.map((name) => selected.find((s) => s.name === name))
   if (!a || !b) continue
-  const times = new Map<Scenario, number[]>([[a, []], [b, []]])
-  for (let i = 0; i < 200; i++) {
-    for (const s of i % 2 === 0 ? [a, b] : [b, a]) times.get(s)!.push(await timed(PORTS.ours, s, s.ours[i % s.ours.length]))
-  }
-  sideBySide.set(`${a.name}|${b.name}`, median(times.get(a)!) / median(times.get(b)!))
+  const order = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? [a, b] : [b, a]).map((s) => ({ s, body: s.ours[i % s.ours.length] }))).flat()
+  const times = await timesAlone(PORTS.ours, order.map(({ s, body }) => ({ path: s.path, body })))
+  const of = (s: Scenario) => times.filter((_, k) => order[k].s === s)
+  sideBySide.set(`${a.name}|${b.name}`, median(of(a)) / median(of(b)))
 }
 
 const peakRss = (pid: number) => statusMb(pid, 'VmHWM')
