@@ -249,10 +249,11 @@ function tableRow(name: string, meanBytes: number, { o, a, c, ratios }: UnderLoa
 }
 
 for (const s of selected) {
-  // the size shown is the mean of ours's answers
-  const answers = await answersOf(s)
   await wrk(PORTS.ours, s, s.ours, 3) // warm the caches before the unloaded median too
   const unloaded = await unloadedMedian(PORTS.ours, s, s.ours)
+  // the size shown is the mean of ours's answers; read after the unloaded median, which this
+  // process's heap of them (137 MB for the feed's walk) would share the machine with
+  const answers = await answersOf(s)
   const measured = await underLoad(s, answers)
   const { o, a, c } = measured
   let l: WrkResult | undefined
@@ -368,7 +369,7 @@ Date: ${new Date().toISOString().slice(0, 10)}. Machine: 2 cores, 24 GiB, shared
 Scale ${scale} (${scale === 1 ? '20 million calls, 7 million listing rows' : `${scale} of production`}).
 Reproduce: \`bun scripts/bench.ts --scale ${scale}${flags.has('--reuse') ? ' --reuse' : ''}\`.
 wrk: 2 threads, ${connections} connections, ${duration} s per measurement after a warm-up; bodies rotate over many stores, dealers and filters. One worker and the ceiling are measured in ${rounds} pairs of windows back to back, which goes first alternating; a row shows the pair whose ratio is the median, and the range of the pairs' ratios.
-No response cache. "Mean answer" is the mean size of ours's answers to the scenario's bodies; the ceiling answers each body with the very bytes ours answered to it. "Unloaded median" is 200 sequential requests, one at a time. No client asks for compression (\`Accept-Encoding: identity\` or none). "1 worker" is \`WORKERS=1\`; "${CORES} workers" is the default, one per core.
+No response cache. "Mean answer" is the mean size of ours's answers to the scenario's bodies; the ceiling answers each body with the very bytes ours answered to it. "Unloaded median" is 200 sequential requests, one at a time, sent from a process of their own (\`bench/unloaded.ts\`). No client asks for compression (\`Accept-Encoding: identity\` or none). "1 worker" is \`WORKERS=1\`; "${CORES} workers" is the default, one per core.
 "During sync" is a product-filter request every 20 ms (p50 and p99 in ms) while serve's own schedule (\`SYNC_INTERVAL\`) syncs one day of changes: 50,000 new calls, 5,000 changed, 10,000 revised listing rows.
 
 ${header}
