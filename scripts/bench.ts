@@ -164,8 +164,8 @@ async function wrk(port: number, s: Scenario, bodies: object[], seconds: number)
 
 /**
  * Requests one at a time, each alone: their times in ms, answers read whole. Sent from a
- * process of their own (bench/unloaded.ts), as wrk is: this one holds a scenario's answers
- * for the ceiling, and its heap slowed its reading of a large answer by half again.
+ * process of their own (bench/unloaded.ts), as wrk is: this one holds what it measures with,
+ * and with a scenario's answers in its heap its reading of a large answer took half again as long.
  */
 async function timesAlone(port: number, requests: { path: string; body: object }[]): Promise<number[]> {
   const plan = join(work, 'unloaded-plan.txt')

@@ -1,9 +1,9 @@
 // Requests one at a time, each sent when the last one's answer has been read whole,
 // from a process of their own that holds nothing else: the time of each, to stdout
-// as a JSON array of milliseconds. The bench's own process holds a scenario's answers
-// for the ceiling (137 MB for the feed's walk), and reading a 557 KB answer in a
-// client with such a heap measured 5.5-5.7 ms where a light client measured 3.8-4.1
-// ms of the same server, whose own time stayed at 3.1-3.3 ms (docs/benchmarks.md,
+// as a JSON array of milliseconds. The bench's own process holds what it measures with
+// (a scenario's answers for the ceiling: 137 MB for the feed's walk), and reading a 557 KB
+// answer in a client with such a heap measured 5.5-5.7 ms where a light client measured
+// 3.8-4.1 ms of the same server, whose own time stayed at 3.1-3.3 ms (docs/benchmarks.md,
 // eighteenth session): the client's heap is no part of the server's latency.
 //   bun scripts/bench/unloaded.ts <port> <api key> <plan file>
 // The plan holds a request a line: its path, a tab and its body, sent in that order.
