@@ -11,6 +11,7 @@
 //   bun scripts/bench-inprocess.ts --idle 10 [--only 'name|name'] [--requests 2000]
 import { parseFlags } from './bench/args'
 import { scenariosOf, servingApp } from './bench/inProcess'
+import { median, stats } from './bench/probe'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
@@ -24,7 +25,6 @@ const { app, requestOf } = await servingApp(dbPath)
 if (flags.has('--idle')) {
   const idleMs = Number(flags.get('--idle'))
   const requests = Number(flags.get('--requests') ?? 2000)
-  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
   console.log(`| Scenario | median back to back, ms | median after ${idleMs} ms idle, ms | after idle / back to back | p99 back to back, ms | p99 / p50 |`)
   console.log('|---|---|---|---|---|---|')
   for (const s of scenarios) {
@@ -42,9 +42,8 @@ if (flags.has('--idle')) {
       await Bun.sleep(idleMs)
       idle.push(await one(i))
     }
-    hot.sort((a, b) => a - b)
-    idle.sort((a, b) => a - b)
-    const [p50, p99, idle50] = [at(hot, 0.5), at(hot, 0.99), at(idle, 0.5)]
+    const { p50, p99 } = stats(hot, [])
+    const idle50 = median(idle)
     console.log(`| ${s.name} | ${p50.toFixed(3)} | ${idle50.toFixed(3)} | ${(idle50 / p50).toFixed(2)}× | ${p99.toFixed(3)} | ${(p99 / p50).toFixed(1)}× |`)
   }
   process.exit(0)

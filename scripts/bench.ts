@@ -87,7 +87,7 @@ const selected = scenarios.filter((s) => !only || only.some((o) => s.name.includ
 // halfway (wrk missing, a server that never held the callers) must not leave servers running
 const children = new Set<Subprocess>()
 process.on('exit', () => children.forEach((child) => child.kill()))
-function spawnChild(argv: string[], options: { env?: Record<string, string | undefined>; stdout: 'inherit' | 'ignore'; stderr: 'inherit' | 'ignore' }): Subprocess {
+function spawnChild(argv: string[], options: { env?: Record<string, string | undefined>; stdout: 'inherit' | 'ignore' | 'pipe'; stderr: 'inherit' | 'ignore' }): Subprocess {
   const child = Bun.spawn(argv, options)
   children.add(child)
   void child.exited.then(() => children.delete(child))
@@ -169,9 +169,9 @@ async function wrk(port: number, s: Scenario, bodies: object[], seconds: number)
  */
 async function timesAlone(port: number, requests: { path: string; body: object }[]): Promise<number[]> {
   const plan = join(work, 'unloaded-plan.txt')
-  writeFileSync(plan, requests.map((r) => `${r.path}\t${JSON.stringify(r.body)}`).join('\n'))
-  const proc = Bun.spawn([process.execPath, 'scripts/bench/unloaded.ts', String(port), KEY, plan], { stdout: 'pipe', stderr: 'inherit' })
-  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
+  writeFileSync(plan, linesOf(MIXED, requests).join('\n')) // a path, a tab and a body a line, as a mix's
+  const proc = spawnChild([process.execPath, 'scripts/bench/unloaded.ts', String(port), KEY, plan], { stdout: 'pipe', stderr: 'inherit' })
+  const [out, code] = await Promise.all([new Response(proc.stdout as ReadableStream<Uint8Array>).text(), proc.exited])
   if (code !== 0) throw new Error(`bench/unloaded.ts exited with ${code}`)
   return JSON.parse(out) as number[]
 }
