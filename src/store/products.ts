@@ -86,9 +86,6 @@ function* buildCatalogue(db: Store): Steps<Catalogue> {
 // kept while the products are the same (snapshot.ts perContent)
 const catalogueOf = perContent(['products', 'product_images'], buildCatalogue)
 
-/** The bitmaps' AND, reused by every request (one thread; a request reads it before it returns). */
-let matches = new Uint32Array(0)
-
 /** One page of the active products matching every filter given, and how many match in all. */
 export function productPage(db: Store, filters: ProductFilters, limit: number, offset: number): { total: number; rows: Product[] } {
   const { products, lists, bitmaps } = catalogueOf(db)
@@ -104,13 +101,11 @@ export function productPage(db: Store, filters: ProductFilters, limit: number, o
     if (!bitmap) return { total: 0, rows: [] } // a value no active product has
     maps.push(bitmap)
   }
-  // the matches: the bitmaps' AND first, a word at a time, map by map (tight loops); then each
-  // match in turn, lowest bit first, counted all through and taken from the page's first on.
-  // Over 19,000 products, 1.2 µs where a loop of 32 bits a word with a count of each took 2.7
+  // the matches: the bitmaps' AND first, into a copy of the first, map by map (tight loops); then
+  // each match in turn, lowest bit first, counted all through and taken from the page's first on.
+  // Over 19,000 products, 1.5 µs where a loop of 32 bits a word with a count of each took 2.7
   const words = maps[0].length
-  if (matches.length < words) matches = new Uint32Array(words)
-  const all = matches
-  all.set(maps[0])
+  const all = maps[0].slice()
   for (let m = 1; m < maps.length; m++) {
     const map = maps[m]
     for (let w = 0; w < words; w++) all[w] &= map[w]
