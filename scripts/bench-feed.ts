@@ -8,8 +8,7 @@
 import { copyFileSync, rmSync } from 'node:fs'
 import { parseFlags } from './bench/args'
 import { median } from './bench/probe'
-import { renderPieces } from '../src/http/answer'
-import { feedItemRenderer, feedRows, moveCallsOfChangedStores, openFeedSeq } from '../src/store/feed'
+import { feedItems, feedRows, moveCallsOfChangedStores, openFeedSeq } from '../src/store/feed'
 import { openStore } from '../src/store/open'
 
 const { flags } = parseFlags(process.argv.slice(2))
@@ -60,7 +59,7 @@ for (const depth of [0, 0.5, 0.99]) {
   const times: number[] = []
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now()
-    client.transaction(() => renderPieces(feedRows(db, { after: { seq: p.feed_seq, callLogId: p.call_log_id } }, 1001), feedItemRenderer(db)))()
+    client.transaction(() => JSON.stringify(feedItems(db, feedRows(db, { after: { seq: p.feed_seq, callLogId: p.call_log_id } }, 1001))))()
     times.push(performance.now() - t0)
   }
   say(`1000 feed rows read and rendered at ${Math.round(depth * 100)}% of a walk from the beginning: ${median(times).toFixed(2)} ms median of 20.`)

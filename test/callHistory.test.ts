@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { demoApp, expectFailure, minutesHalfUp, post, sendAsDemo, testApp, tokenFor } from './helpers'
 import { TEST_DATA_AS_OF } from '../db/fixtures/test'
+import { CallRecord } from '../src/http/routes/callHistory'
 
 const t = testApp()
 const PATH = '/listing/listingtiles'
@@ -43,6 +44,9 @@ describe('a call record', () => {
         created_at: '2025-01-01 23:59:59',
       },
     ])
+    // in the documented order, and nothing else (no feed item's "change")
+    // (JSON.parse keeps the text's order of keys)
+    expect(Object.keys(r.json.data[0])).toEqual(Object.keys(CallRecord.properties))
   })
 
   test('the envelope echoes the range, the filters and the integration', async () => {

@@ -1,10 +1,12 @@
 // The success envelope: what a route's handler returns, serialised here and
 // compressed when the client asks (decision 33).
-import type { Pieces } from '../store/calls'
 import { dataAsOf } from '../store/freshness'
 import type { Store } from '../store/open'
 import { noteFor } from './accessLog'
 import { encodeBody } from './compression'
+
+/** An answer's text in pieces, joined once: strings, and numbers written as JSON writes them. */
+export type Pieces = (string | number)[]
 
 type Ctx = { request: Request; set: { headers: Record<string, unknown> } }
 

@@ -22,8 +22,6 @@ export interface StoreRow {
   state: string
   /** the store as every call record shows it (spec 2.1), NULL parts kept */
   face: StoreFace
-  /** the same as the first fields of a call record's JSON, without braces (store/calls.ts) */
-  faceFields: string
 }
 
 /** A store's fields in a call record (spec 2.1), in the record's order. */
@@ -73,7 +71,7 @@ const directoryOf = perContent(['integrations', 'dealers', 'stores', 'employees'
   yield* sliced(rows<StoreFace>(`SELECT website_id, sap_code, dealership_name, city, district, state, country, pincode
       FROM stores WHERE visible = 1 ORDER BY website_id`), (read) => {
     const f: StoreFace = { ...read, city: same(read.city), district: same(read.district), state: same(read.state), country: same(read.country) }
-    const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f, faceFields: JSON.stringify(f).slice(1, -1) }
+    const s: StoreRow = { website_id: f.website_id, sap_code: f.sap_code, dealership_name: f.dealership_name, city: f.city ?? '', state: f.state ?? '', face: f }
     visibleStores.set(s.website_id, s)
     const list = storesOfDealer.get(s.sap_code)
     if (list) list.push(s)

@@ -6,7 +6,7 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { CALL_READ_COLUMNS, recordWriter, type CallRead, type Pieces } from './calls'
+import { CALL_READ_COLUMNS, recordMaker, type CallRead, type CallRecordOut } from './calls'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
@@ -59,7 +59,7 @@ export type FeedStart = { after: { seq: number; callLogId: string } } | { fromSe
 
 /**
  * A feed item at its position: a call as stored (an upsert when its store is visible,
- * rendered by feedItemRenderer), or a call gone from the master (`call` null, a delete).
+ * made an item by feedItems), or a call gone from the master (`call` null, a delete).
  */
 export interface FeedRow {
   feed_seq: number
@@ -67,20 +67,15 @@ export interface FeedRow {
   call: CallRead | null
 }
 
-const deleteItem = (callLogId: string) => `{"change":"delete","call_log_id":${JSON.stringify(callLogId)}}`
-const UPSERT = '{"change":"upsert",'
-
 /**
- * What renders a page's feed items onto its pieces: a visible call as call history
- * shows it (an upsert), a call no longer visible or gone as a delete. A call of no
- * store, an unknown one or an invisible one is a delete: visibility is the
- * directory's, in the page's snapshot (read once a page, by recordWriter).
+ * A page's feed items: a visible call as call history shows it (an upsert), a call
+ * no longer visible or gone as a delete. A call of no store, an unknown one or an
+ * invisible one is a delete: visibility is the directory's, in the page's snapshot
+ * (read once a page, by recordMaker).
  */
-export function feedItemRenderer(db: Store): (row: FeedRow, out: Pieces) => void {
-  const write = recordWriter(db)
-  return (row, out) => {
-    if (row.call === null || !write(out, UPSERT, row.call)) out.push(deleteItem(row.call_log_id))
-  }
+export function feedItems(db: Store, rows: readonly FeedRow[]): (CallRecordOut<'upsert'> | { change: 'delete'; call_log_id: string })[] {
+  const make = recordMaker(db, 'upsert')
+  return rows.map((row) => (row.call === null ? null : make(row.call)) ?? { change: 'delete', call_log_id: row.call_log_id })
 }
 
 const FROM_CALLS = `SELECT c.feed_seq, ${CALL_READ_COLUMNS} FROM calls c INDEXED BY calls_feed`

@@ -1,13 +1,13 @@
 // POST /listing/listingtiles — call history across stores (spec 4.1, decisions 11-15).
 import { Elysia, t } from 'elysia'
 import { callClassOf } from '../../store/callClasses'
-import { callHistoryPage, recordRenderer, scopeOf, type CallRead } from '../../store/calls'
+import { callHistoryPage, callRecords, scopeOf } from '../../store/calls'
 import { dealerIsActive } from '../../store/directory'
 import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answerRows, okHead, renderPieces } from '../answer'
+import { answer, okHead } from '../answer'
 import { ApiError, Message } from '../errors'
 import { dateRangeFields, dateRangeOf, optionalString, pageFields, pageOf, pagingOf, substatusField, suppliedOrNull } from '../inputs'
 import { resolveStorelookup } from '../storelookupInput'
@@ -89,14 +89,15 @@ export const callHistory = (deps: ApiDeps) =>
         if (total === 0) throw new ApiError(404, Message.noRecord)
         const paging = pagingOf(total, page, records.length)
         if (page.page > paging.total_pages) throw new ApiError(404, Message.pageOutOfRange)
-        return answerRows<typeof Ok.static>({ request, set }, {
+        return answer<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           user: integration.name,
           from_date: range.from,
           to_date: range.to,
           filters: { sap_code: sapCode, call_log_id: callLogId, substatus: suppliedOrNull(body.substatus) },
           paging: { total_records: total, total_pages: paging.total_pages, page: paging.page, limit: paging.limit, returned: paging.returned, has_more: paging.has_more },
-        }, renderPieces<typeof CallRecord.static, CallRead>(records, recordRenderer(deps.db)))
+          data: callRecords(deps.db, records),
+        })
       }),
     routeOptions(Body, responsesWith404(Ok, examples['/listing/listingtiles'], {
         message: 'No record found',

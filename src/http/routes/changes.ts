@@ -2,9 +2,9 @@
 // calls in feed position order, after an opaque cursor.
 import { Elysia, t } from 'elysia'
 import { MAX_CURSOR_CHARS, type ChangesCursor } from '../../changesCursor'
-import { feedItemRenderer, feedRows, feedState, runBefore, type FeedRow, type FeedStart, type FeedState } from '../../store/feed'
+import { feedItems, feedRows, feedState, runBefore, type FeedStart, type FeedState } from '../../store/feed'
 import { readSnapshot } from '../../store/snapshot'
-import { answerRows, okHead, renderPieces } from '../answer'
+import { answer, okHead } from '../answer'
 import { apiKeyDescription } from '../auth'
 import { apiContext, type ApiDeps } from '../context'
 import { ApiError, Message } from '../errors'
@@ -48,8 +48,6 @@ const Ok = t.Object({
   data: t.Array(t.Union([Upsert, Delete]), { description: 'In feed order: a call changed again appears once, at its latest position, with its latest state' }),
 }, { title: 'ChangesAnswer' })
 
-type Item = typeof Upsert.static | typeof Delete.static
-
 /**
  * Where a cursor resumes in this store: just after its position when this store
  * issued it; else from the issuing replica's run before that position, which
@@ -84,14 +82,15 @@ export const changes = (deps: ApiDeps) =>
         const next = last
           ? deps.changesCursors.seal({ origin, after: { seq: last.feed_seq, callLogId: last.call_log_id }, base: runBefore(deps.db, last.feed_seq), head })
           : (given ?? deps.changesCursors.seal({ origin, after: null, base: 0, head }))
-        return answerRows<typeof Ok.static>({ request, set }, {
+        return answer<typeof Ok.static>({ request, set }, {
           ...okHead(deps.db),
           user: integration.name,
           limit,
           returned: rows.length,
           has_more: hasMore,
           next_cursor: next,
-        }, renderPieces<Item, FeedRow>(rows, feedItemRenderer(deps.db)))
+          data: feedItems(deps.db, rows),
+        })
       }),
     routeOptions(Body, responses(Ok, examples['/listing/changes']), {
       summary: 'Change feed of call history',
