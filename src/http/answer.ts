@@ -50,8 +50,10 @@ export function renderPieces<Out, In>(rows: readonly In[], render: (row: In, out
 }
 
 /**
- * A success answer whose `data` (its last field) is rendered already: building and
- * serialising an object per row, field by field, is most of a long page's cost.
+ * A success answer whose `data` (its last field) is rendered already: for rows whose
+ * text is mostly rendered once and kept (a store entry's own fields, a product), so
+ * only what changes per answer is written. Rows made fresh per answer (call records)
+ * are objects serialised with their answer (answer, store/calls.ts).
  */
 export function answerRows<T extends { data: unknown[] }>(ctx: Ctx, head: Omit<T, 'data'>, rows: RenderedRows<T['data'][number]>): Response {
   noteFor(ctx.request).rows = rows.count
