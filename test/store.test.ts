@@ -343,3 +343,22 @@ describe('perContent: kept while the small tables are the same', () => {
     await registry.close()
   })
 })
+
+describe('facesById: a visible store’s face by website_id', () => {
+  const { facesById } = require('../src/store/directory') as typeof import('../src/store/directory')
+  const storesOf = (ids: number[]) =>
+    new Map(ids.map((id) => {
+      const face = { website_id: id, sap_code: `SAP${id}`, dealership_name: `Store ${id}`, city: null, district: null, state: null, country: null, pincode: null }
+      return [id, { website_id: id, sap_code: face.sap_code, dealership_name: face.dealership_name, city: '', state: '', face }] as const
+    }))
+
+  // dense ids take the array by id, ids far apart the map: each answers every store's own face, and null for any other id
+  for (const [layout, ids] of [['dense (an array by id)', [1, 2, 3, 7, 40_000]], ['sparse (the map)', [5, 90_000, 2_000_000_000]]] as const) {
+    test(layout, () => {
+      const stores = storesOf([...ids])
+      const faceOf = facesById(stores)
+      for (const id of ids) expect(faceOf(id)).toBe(stores.get(id)!.face)
+      for (const id of [0, 4, 6, 39_999, 40_001, 1_999_999_999, -1, 2 ** 31]) expect(faceOf(id)).toBeNull()
+    })
+  }
+})

@@ -12,7 +12,7 @@ import { callerTotals } from './callerTotals'
 import { callTexts } from './callTexts'
 import { dayNumber, dayText, mobileOfCall, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
-import { storesOfDealer, visibleStore, visibleStores, type StoreFace, type StoreRow } from './directory'
+import { storeFaces, storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
 import { firstPassing } from './passing'
 import type { Store } from './open'
 
@@ -162,11 +162,11 @@ export type LogRow = ReturnType<typeof logRow>
  */
 export function recordMaker<C extends 'upsert' | undefined>(db: Store, change: C): (call: CallRead) => CallRecordOut<C> | null {
   const totalOf = callerTotals(db)
-  const stores = visibleStores(db)
+  const faceOf = storeFaces(db)
   const textOf = callTexts(db)
   return (call) => {
-    const store = stores.get(call.website_id)
-    return store === undefined ? null : callRecord(change, call, store.face, totalOf(call.mobile), textOf)
+    const face = faceOf(call.website_id)
+    return face === null ? null : callRecord(change, call, face, totalOf(call.mobile), textOf)
   }
 }
 

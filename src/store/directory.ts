@@ -47,6 +47,8 @@ interface Directory {
   integrations: Map<string, Integration>
   activeDealers: Set<string>
   visibleStores: Map<number, StoreRow>
+  /** a visible store's face by website_id (facesById) */
+  faceOf: (websiteId: number) => StoreFace | null
   storesOfDealer: Map<string, StoreRow[]>
   activeEmployees: Map<string, EmployeeRow>
   storesOfEmployee: Map<string, StoreRow[]>
@@ -89,8 +91,30 @@ const directoryOf = perContent(['integrations', 'dealers', 'stores', 'employees'
     if (list) list.push(store)
     else storesOfEmployee.set(r.emp_code, [store])
   })
-  return { integrations, activeDealers, visibleStores, storesOfDealer, activeEmployees, storesOfEmployee }
+  return { integrations, activeDealers, visibleStores, faceOf: facesById(visibleStores), storesOfDealer, activeEmployees, storesOfEmployee }
 })
+
+/** Ids at most this many a store (and this many more) are dense enough for an array by id. */
+const DENSE_IDS_PER_STORE = 4
+const DENSE_IDS_SLACK = 65_536
+
+/**
+ * Stores' faces by website_id, for call records: a page's records are of stores from
+ * all over the directory, and a Map reached each face through two more objects that
+ * under load are out of the CPU's caches (its entry, the StoreRow). An array indexed by
+ * website_id, of about 8 bytes an id, when the ids are dense enough to keep it small
+ * (the master numbers its websites one after another); else the Map. Served B/A 1.12
+ * (month), 1.10 (missed calls), 1.12 and 1.15 (the feed's walks; docs/benchmarks.md,
+ * twenty-first session).
+ */
+export function facesById(stores: ReadonlyMap<number, StoreRow>): (websiteId: number) => StoreFace | null {
+  let last = 0
+  for (const id of stores.keys()) last = Math.max(last, id)
+  if (last > DENSE_IDS_PER_STORE * stores.size + DENSE_IDS_SLACK) return (id) => stores.get(id)?.face ?? null
+  const faces: (StoreFace | null)[] = Array.from({ length: last + 1 }, () => null)
+  for (const [id, store] of stores) faces[id] = store.face
+  return (id) => faces[id] ?? null
+}
 
 export const integrationByKeyHash = (db: Store, keySha256: string): Integration | null => directoryOf(db).integrations.get(keySha256) ?? null
 
@@ -98,8 +122,11 @@ export const dealerIsActive = (db: Store, sapCode: string): boolean => directory
 
 export const visibleStore = (db: Store, websiteId: number): StoreRow | null => directoryOf(db).visibleStores.get(websiteId) ?? null
 
-/** Every visible store by website_id, for a page of rows to look up their stores in one go. */
+/** Every visible store by website_id. */
 export const visibleStores = (db: Store): ReadonlyMap<number, StoreRow> => directoryOf(db).visibleStores
+
+/** A visible store's face by website_id, for a page of rows to look up their stores in one go (null: not visible). */
+export const storeFaces = (db: Store): ((websiteId: number) => StoreFace | null) => directoryOf(db).faceOf
 
 /** Visible stores of one dealer, by website_id (decision 17). */
 export const storesOfDealer = (db: Store, sapCode: string): StoreRow[] => directoryOf(db).storesOfDealer.get(sapCode) ?? NONE

@@ -2,14 +2,14 @@
 // and the start of the caller totals' base. Otherwise its first request builds
 // them (about 75 ms at production size), and every request behind it waits.
 import { callerTotals } from './callerTotals'
-import { visibleStores } from './directory'
+import { storeFaces } from './directory'
 import type { Store } from './open'
 import { productPage } from './products'
 import { readSnapshot } from './snapshot'
 
 export function warmUp(db: Store): void {
   readSnapshot(db, () => {
-    visibleStores(db)
+    storeFaces(db)
     productPage(db, {}, 1, 0)
     callerTotals(db) // starts the base: a file store's is read a slice a turn while the worker already answers
   })
