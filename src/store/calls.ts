@@ -339,16 +339,12 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
       return n
     }
     // the first day on which any one store's calls in the range pass n (the range's last day when none does)
-    const alone = new Map<number, number>() // page 1 asks for n = 0 twice
     const firstAlone = (n: number) => {
-      let first = alone.get(n)
-      if (first !== undefined) return first
-      first = days.to
+      let first = days.to
       for (let i = 0; i < websiteIds.length; i++) {
         const row = passing.get(websiteIds[i], range.from, range.to, before[i] + n)
         if (row) first = Math.min(first, dayNumber(row.day))
       }
-      alone.set(n, first)
       return first
     }
     // the first day from `from` on whose count passes n (the range's last day when none does)
