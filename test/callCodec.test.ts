@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { migrations } from '../src/store/migrations'
 import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
-import { callValues, dayNumber, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
+import { callValues, dayNumber, dayText, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
 import { CallTextIds } from '../src/store/callTexts'
 
@@ -32,6 +32,20 @@ describe('times', () => {
     for (let s = 0; s < 86_400; s += 7) {
       const text = `2024-02-29 ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`
       expect(timeText(secondsOf(text)!)).toBe(text)
+    }
+  })
+
+  test('times in no order of their days (the change feed) read back as written, days that share a remembered slot too', () => {
+    const day = 86_400
+    const base = secondsOf('2026-11-27 10:11:12')!
+    // 4,096 days apart share a slot of the days' texts; 1 and 8,191 days apart do not
+    const times = [0, 4096, -4096, 0, 8192, 1, 4097, 8191, -1, 0].map((n) => base + n * day)
+    for (let i = 0; i < 2000; i++) times.push(base + Math.floor(((i * 7919) % 20_011) - 10_000) * day + ((i * 104_729) % day))
+    for (const s of times) {
+      const d = new Date(s * 1000)
+      const text = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+      expect({ s, text: timeText(s) }).toEqual({ s, text })
+      expect({ s, day: dayText(s) }).toEqual({ s, day: text.slice(0, 10) })
     }
   })
 

@@ -70,23 +70,35 @@ export function secondsOf(text: string): number | null {
   return daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
 }
 
-// consecutive rows mostly fall on one day: its text is remembered
-let lastDay = Number.NaN
-let lastDayText = ''
+/**
+ * Days' texts remembered, each in the slot of its day number's low bits (4,096 days, about
+ * eleven years, in about 160 KB when every slot is used). A page of call history mostly
+ * stays on one day, but the change feed's rows are in call_log_id order, each on a day of
+ * its own: working a day's text out again (civilText) was about 80 ns a time of its 0.4 µs.
+ */
+const DAY_SLOTS = 4096
+const slotDays = new Float64Array(DAY_SLOTS).fill(Number.NaN)
+const slotTexts = new Array<string>(DAY_SLOTS).fill('')
+
+/** Days since 1970 → 'YYYY-MM-DD', remembered. */
+function dayTextOf(day: number): string {
+  const slot = day & (DAY_SLOTS - 1)
+  if (slotDays[slot] !== day) {
+    slotDays[slot] = day
+    slotTexts[slot] = civilText(day)
+  }
+  return slotTexts[slot]
+}
 
 /** Seconds since 1970 → 'YYYY-MM-DD HH:MM:SS'. */
 export function timeText(seconds: number): string {
   const day = Math.floor(seconds / 86_400)
-  if (day !== lastDay) {
-    lastDay = day
-    lastDayText = civilText(day)
-  }
   const r = seconds - day * 86_400
-  return `${lastDayText} ${TWO_DIGITS[Math.floor(r / 3600)]}:${TWO_DIGITS[Math.floor(r / 60) % 60]}:${TWO_DIGITS[r % 60]}`
+  return `${dayTextOf(day)} ${TWO_DIGITS[Math.floor(r / 3600)]}:${TWO_DIGITS[Math.floor(r / 60) % 60]}:${TWO_DIGITS[r % 60]}`
 }
 
 /** Seconds since 1970 → its day, 'YYYY-MM-DD'. */
-export const dayText = (seconds: number): string => timeText(seconds).slice(0, 10)
+export const dayText = (seconds: number): string => dayTextOf(Math.floor(seconds / 86_400))
 
 /** A stored time (seconds, or the text of a value that is no time) as the master's text. */
 export const timeOf = (stored: number | string): string => (typeof stored === 'number' ? timeText(stored) : stored)
