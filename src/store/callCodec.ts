@@ -74,7 +74,9 @@ export function secondsOf(text: string): number | null {
  * Days' texts remembered, each in the slot of its day number's low bits (4,096 days, about
  * eleven years, in about 160 KB when every slot is used). A page of call history mostly
  * stays on one day, but the change feed's rows are in call_log_id order, each on a day of
- * its own: working a day's text out again (civilText) was about 80 ns a time of its 0.4 µs.
+ * its own, and working a day's text out again (civilText) cost a time about 80 ns more than
+ * one on the day before. A feed page's items and serialisation: 0.91–0.98 of the time with
+ * only the last day remembered (docs/benchmarks.md, twenty-second session).
  */
 const DAY_SLOTS = 4096
 const slotDays = new Float64Array(DAY_SLOTS).fill(Number.NaN)
