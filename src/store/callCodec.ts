@@ -52,7 +52,7 @@ const digitAt = (text: string, i: number) => {
   return c >= 0 && c <= 9 ? c : -100_000
 }
 
-/** A real calendar day 'YYYY-MM-DD' → days since 1970 (the inverse of dayText's day). */
+/** A real calendar day 'YYYY-MM-DD' → days since 1970 (dayTextOf's inverse). */
 export const dayNumber = (day: string): number => secondsOf(`${day} 00:00:00`)! / 86_400
 
 /** 'YYYY-MM-DD HH:MM:SS' (years 0001 to 9999) → seconds since 1970, or null when it is not such a time. */
@@ -82,8 +82,8 @@ const DAY_SLOTS = 4096
 const slotDays = new Float64Array(DAY_SLOTS).fill(Number.NaN)
 const slotTexts = new Array<string>(DAY_SLOTS).fill('')
 
-/** Days since 1970 → 'YYYY-MM-DD', remembered. */
-function dayTextOf(day: number): string {
+/** Days since 1970 → 'YYYY-MM-DD' (dayNumber's inverse), remembered. */
+export function dayTextOf(day: number): string {
   const slot = day & (DAY_SLOTS - 1)
   if (slotDays[slot] !== day) {
     slotDays[slot] = day

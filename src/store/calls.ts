@@ -10,7 +10,7 @@ import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
 import { callTexts } from './callTexts'
-import { dayNumber, dayText, mobileOfCall, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
+import { dayNumber, dayTextOf, mobileOfCall, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storeFaces, storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
 import { firstPassing } from './passing'
@@ -333,7 +333,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
     const days = { from: dayNumber(range.from), to: dayNumber(range.to) }
     // the stores' calls of the class in the range up to and including a day (days since 1970)
     const countThrough = (day: number) => {
-      const text = dayText(day * 86_400)
+      const text = dayTextOf(day)
       let n = 0
       for (let i = 0; i < websiteIds.length; i++) n += (through.get(websiteIds[i], text)?.n ?? 0) - before[i]
       return n
@@ -348,7 +348,7 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
       return first
     }
     // the first day from `from` on whose count passes n (the range's last day when none does)
-    const firstPassing = (n: number, from: number) => {
+    const firstDayPassing = (n: number, from: number) => {
       let hi = firstAlone(n)
       let lo = Math.min(hi, Math.max(from, firstAlone(Math.floor(n / websiteIds.length))))
       while (lo < hi) {
@@ -359,13 +359,13 @@ function storesSet(db: Store, websiteIds: number[], range: Range, cls: CallClass
       return lo
     }
     // page 1 starts at the range's start; a later page at the day where its first row lies
-    const first = offset === 0 ? days.from : firstPassing(offset, days.from)
+    const first = offset === 0 ? days.from : firstDayPassing(offset, days.from)
     const skip = offset - (first > days.from ? countThrough(first - 1) : 0)
     if (websiteIds.length <= MERGED_STORES) {
       // the merge reads only the rows the page needs: the range's end bounds it, with no search for the page's last day
       return db.$client.query<CallRead, number[]>(sql.mergedPage[shape][websiteIds.length]).all(...websiteIds, first * 86_400, secondsOf(range.toTime)!, limit, skip)
     }
-    const last = firstPassing(offset + limit - 1, first)
+    const last = firstDayPassing(offset + limit - 1, first)
     return db.$client
       .query<CallRead, [string, number, number, number, number]>(sql.page[shape])
       .all(JSON.stringify(websiteIds), first * 86_400, last * 86_400 + 86_399, limit, skip)
