@@ -15,7 +15,7 @@
 // Then "during sync": a light request every 20 ms while serve's own schedule
 // syncs one day of changes (50,000 new calls), at both worker counts.
 // Writes docs/benchmarks.md.
-//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--rounds 3] [--connections 64] [--only name,name] [--skip-legacy] [--skip-sync] [--skip-mix]
+//   bun scripts/bench.ts [--scale 1] [--reuse] [--duration 10] [--rounds 3] [--connections 64] [--only 'name|name'] [--skip-legacy] [--skip-sync] [--skip-mix]
 // --skip-mix: no row of mixed traffic.
 // --memory: only the 1-worker server, each scenario in turn, printing its req/s and the
 // server's RSS and peak RSS after it (where the memory goes); writes nothing.
@@ -38,7 +38,7 @@ const duration = Number(flags.get('--duration') ?? 10) // issue 5: at least 10 s
 const rounds = Number(flags.get('--rounds') ?? 3)
 const connections = Number(flags.get('--connections') ?? 64)
 const CORES = availableParallelism()
-const only = flags.get('--only')?.split(',')
+const only = flags.get('--only')?.split('|') // '|' between names, as bench-inprocess.ts: the names hold commas
 // the master bench-sync.ts seeds at the same scale, so --reuse finds it whichever seeded it
 const url = flags.get('--url') ?? `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`
 const dbPath = flags.get('--db-path') ?? `/tmp/listing-bench-sync-${scale}.sqlite`
