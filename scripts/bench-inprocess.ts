@@ -9,17 +9,17 @@
 // a request that finds the core idle), and the back-to-back p99 against its p50 (a collection
 // lands on about one request in a hundred; docs/benchmarks.md, eighteenth session).
 //   bun scripts/bench-inprocess.ts --idle 10 [--only 'name|name'] [--requests 2000]
-import { parseFlags } from './bench/args'
+import { onlyNamed, parseFlags } from './bench/args'
 import { scenariosOf, servingApp } from './bench/inProcess'
 import { median, stats } from './bench/probe'
 
 const { flags } = parseFlags(process.argv.slice(2))
 const dbPath = flags.get('--db-path') ?? '/tmp/listing-bench-sync-1.sqlite'
-const only = flags.get('--only')?.split('|') // '|' between names: the names hold commas
 const seconds = Number(flags.get('--seconds') ?? 3)
 const rounds = Number(flags.get('--rounds') ?? 3)
 
-const scenarios = scenariosOf(dbPath, (s) => !only || only.some((o) => s.name.includes(o)))
+const chosen = onlyNamed(flags)
+const scenarios = scenariosOf(dbPath, (s) => chosen(s.name))
 const { app, requestOf } = await servingApp(dbPath)
 
 if (flags.has('--idle')) {

@@ -23,7 +23,7 @@ import type { Subprocess } from 'bun'
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { parseFlags } from './bench/args'
+import { onlyNamed, parseFlags } from './bench/args'
 import { openStore } from '../src/store/open'
 import { connectMaster, queryRows } from '../src/sync/master'
 import { median, probe, READY, startServe, SYNC_ENDED, untilCallerTotalsInMemory, waitForServer, type ProbeStats } from './bench/probe'
@@ -38,7 +38,7 @@ const duration = Number(flags.get('--duration') ?? 10) // issue 5: at least 10 s
 const rounds = Number(flags.get('--rounds') ?? 3)
 const connections = Number(flags.get('--connections') ?? 64)
 const CORES = availableParallelism()
-const only = flags.get('--only')?.split('|') // '|' between names, as bench-inprocess.ts: the names hold commas
+const chosen = onlyNamed(flags)
 // the master bench-sync.ts seeds at the same scale, so --reuse finds it whichever seeded it
 const url = flags.get('--url') ?? `mysql://root@127.0.0.1:3306/listing_bench_${String(scale).replace('.', '_')}`
 const dbPath = flags.get('--db-path') ?? `/tmp/listing-bench-sync-${scale}.sqlite`
@@ -81,7 +81,7 @@ if (!flags.has('--reuse') || !existsSync(dbPath)) {
 // 2. request bodies for each scenario, from the data itself
 const store = openStore(dbPath, { readonly: true, migrate: false })
 const scenarios = benchScenarios(store)
-const selected = scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))
+const selected = scenarios.filter((s) => chosen(s.name))
 
 // 3. servers. Each child is stopped when this script exits, however it exits: a failure
 // halfway (wrk missing, a server that never held the callers) must not leave servers running

@@ -16,3 +16,12 @@ export function parseFlags(argv: string[]): { flags: Map<string, string>; rest: 
   }
   return { flags, rest }
 }
+
+/**
+ * `--only`'s choice of names: a name is chosen when it holds one of the texts given, '|'
+ * between them (the names hold commas); every name when the flag is absent.
+ */
+export function onlyNamed(flags: Map<string, string>): (name: string) => boolean {
+  const texts = flags.get('--only')?.split('|')
+  return (name) => !texts || texts.some((t) => name.includes(t))
+}

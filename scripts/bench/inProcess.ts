@@ -9,6 +9,7 @@ import { callersRead } from '../../src/store/callerTotals'
 import { openStore } from '../../src/store/open'
 import { warmUp } from '../../src/store/warm'
 import { benchKey } from '../seed-master'
+import { onlyNamed } from './args'
 import { BENCH_SECRET, benchScenarios, INTEGRATION_ID, type Scenario } from './scenarios'
 
 /** The benchmark's scenarios over the store at `dbPath` that `keep` keeps, read on a connection of their own. */
@@ -23,14 +24,14 @@ export function scenariosOf(dbPath: string, keep: (s: Scenario) => boolean): Sce
 
 /**
  * The scenarios a served script measures: the bench's over HTTP (not the in-process-only ones),
- * those whose names hold one of `--only`'s ('|' between names: the names hold commas); or, with
+ * those `--only` chooses (onlyNamed); or, with
  * `--bodies <file>` (a JSON body a line) and `--path`, one scenario of one's own bodies.
  */
 export function servedScenarios(flags: Map<string, string>, dbPath: string): Pick<Scenario, 'name' | 'path' | 'ours'>[] {
   const own = flags.get('--bodies')
   if (own) return [{ name: own.split('/').pop()!, path: flags.get('--path') ?? '/listing/dealer', ours: readFileSync(own, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) }]
-  const only = flags.get('--only')?.split('|')
-  return scenariosOf(dbPath, (s) => s.path !== '-' && (!only || only.some((o) => s.name.includes(o))))
+  const chosen = onlyNamed(flags)
+  return scenariosOf(dbPath, (s) => s.path !== '-' && chosen(s.name))
 }
 
 /**
