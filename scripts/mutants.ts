@@ -3,11 +3,11 @@
 // tree is never touched) and the named test files run against it; the bug is
 // caught when they fail. A maintainer who moves code updates `find` here, and
 // this run then shows the suite still guards what it guarded.
-//   bun scripts/mutants.ts [--only name,name] [--all]   (--all: the whole suite for each)
+//   bun scripts/mutants.ts [--only 'name|name'] [--all]   (--all: the whole suite for each)
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseFlags } from './bench/args'
+import { onlyNamed, parseFlags } from './bench/args'
 
 interface Mutant {
   name: string
@@ -175,8 +175,8 @@ function plant(mutant: Mutant, all: boolean): { caught: boolean; failed: string[
 
 if (import.meta.main) {
   const { flags } = parseFlags(process.argv.slice(2))
-  const only = flags.get('--only')?.split(',')
-  const chosen = MUTANTS.filter((m) => !only || only.some((o) => m.name.includes(o)))
+  const named = onlyNamed(flags)
+  const chosen = MUTANTS.filter((m) => named(m.name))
   console.log('| Planted bug | Where | Caught by |\n|---|---|---|')
   let missed = 0
   for (const mutant of chosen) {
