@@ -4,9 +4,7 @@ import { dataAsOf } from '../store/freshness'
 import type { Store } from '../store/open'
 import { noteFor } from './accessLog'
 import { encodeBody } from './compression'
-
-/** An answer's text in pieces, joined once: strings, and numbers written as JSON writes them. */
-export type Pieces = (string | number)[]
+import { JsonBytes, utf8 } from './jsonBytes'
 
 type Ctx = { request: Request; set: { headers: Record<string, unknown> } }
 
@@ -24,49 +22,53 @@ export function answer<T extends object>(ctx: Ctx, body: T): Response {
 }
 
 /**
- * An answer's `data` rows as JSON text already, each row rendered by the route (a row of
- * type R): the pieces of '[', the rows and ']', joined once with the rest of the answer.
+ * An answer's `data` rows (of the answer's row type R), written as JSON by `write` when
+ * the answer is: after its head, which may hold what was summed over them.
  */
-export interface RenderedRows<R> {
-  pieces: Pieces
+export interface WrittenRows<R> {
   count: number
+  write(out: JsonBytes): void
   /** the row type, for the compiler only */
   readonly row?: R
 }
 
-/**
- * Rows of the answer's row type Out, each pushed onto one list of pieces by `render`,
- * joined once (answerRows). Cheaper than a string a row: a row built as a template or by +
- * is a rope of its parts, which the page's join then walks and copies again.
- */
-export function renderPieces<Out, In>(rows: readonly In[], render: (row: In, out: Pieces, index: number) => void): RenderedRows<Out> {
-  const out: Pieces = ['[']
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0) out.push(',')
-    render(rows[i], out, i)
+/** Rows of the answer's row type Out, each written by `write`, with commas between. */
+export function rowsOf<Out, In>(rows: readonly In[], write: (row: In, out: JsonBytes, index: number) => void): WrittenRows<Out> {
+  return {
+    count: rows.length,
+    write(out) {
+      for (let i = 0; i < rows.length; i++) {
+        if (i > 0) out.byte(COMMA)
+        write(rows[i], out, i)
+      }
+    },
   }
-  out.push(']')
-  return { pieces: out, count: rows.length }
 }
 
+const COMMA = 44
+const DATA = utf8(',"data":[')
+const END = utf8(']}')
+/** Every answer of this worker is written here, one at a time (jsonBytes.ts). */
+const answerBytes = new JsonBytes()
+
 /**
- * A success answer whose `data` (its last field) is rendered already: for rows whose
+ * A success answer whose `data` (its last field) is written as bytes: for rows whose
  * text is mostly rendered once and kept (a store entry's own fields, a product), so
  * only what changes per answer is written. Rows made fresh per answer (call records)
  * are objects serialised with their answer (answer, store/calls.ts).
  */
-export function answerRows<T extends { data: unknown[] }>(ctx: Ctx, head: Omit<T, 'data'>, rows: RenderedRows<T['data'][number]>): Response {
+export function answerRows<T extends { data: unknown[] }>(ctx: Ctx, head: Omit<T, 'data'>, rows: WrittenRows<T['data'][number]>): Response {
   noteFor(ctx.request).rows = rows.count
-  const top = JSON.stringify(head)
-  // the head, without its closing brace, goes before the rows' '[' and the brace after their ']':
-  // one join makes the whole answer, where a template around the joined rows copied them again
-  const pieces = rows.pieces
-  pieces[0] = `${top.slice(0, -1)},"data":[`
-  pieces.push('}')
-  return respond(ctx, pieces.join(''))
+  const out = answerBytes.begin()
+  // the head without its closing brace, then the rows in '"data":[' and ']}'
+  out.text(JSON.stringify(head).slice(0, -1))
+  out.bytes(DATA)
+  rows.write(out)
+  out.bytes(END)
+  return respond(ctx, out.written())
 }
 
-function respond(ctx: Ctx, json: string): Response {
+function respond(ctx: Ctx, json: string | Uint8Array<ArrayBuffer>): Response {
   const encoded = encodeBody(json, ctx.request.headers.get('accept-encoding'))
   const response = new Response(encoded.body, { headers: { ...(ctx.set.headers as Record<string, string>), ...encoded.headers } })
   // the answer carries every header now: with any left in set.headers, Elysia would copy the

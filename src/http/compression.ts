@@ -20,11 +20,12 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | undefi
 }
 
 /** The body to send and the headers that say how; small bodies and requests that offer neither coding stay plain. */
-export function encodeBody(json: string, acceptEncoding: string | null): { body: string | Uint8Array; headers: Record<string, string> } {
+export function encodeBody(json: string | Uint8Array<ArrayBuffer>, acceptEncoding: string | null): { body: string | Uint8Array; headers: Record<string, string> } {
   const vary = { vary: 'Accept-Encoding' }
   const encoding = chooseEncoding(acceptEncoding)
-  if (!encoding || Buffer.byteLength(json, 'utf8') <= COMPRESS_OVER_BYTES) return { body: json, headers: vary }
-  const bytes = Buffer.from(json, 'utf8')
+  const size = typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.length
+  if (!encoding || size <= COMPRESS_OVER_BYTES) return { body: json, headers: vary }
+  const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json
   const body = encoding === 'zstd' ? Bun.zstdCompressSync(bytes, { level: 1 }) : Bun.gzipSync(bytes, { level: 1 })
   return { body, headers: { ...vary, 'content-encoding': encoding } }
 }

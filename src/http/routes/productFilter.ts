@@ -5,7 +5,8 @@ import { examples } from '../examples'
 import { apiKeyDescription } from '../auth'
 import { readSnapshot } from '../../store/snapshot'
 import { apiContext, type ApiDeps } from '../context'
-import { answerRows, okHead, renderPieces } from '../answer'
+import { answerRows, okHead, rowsOf } from '../answer'
+import { utf8 } from '../jsonBytes'
 import { optionalString, pageFields, pageOf, pagingOf } from '../inputs'
 import { Int, okFields, pagingFields, responses, routeOptions } from '../responses'
 
@@ -62,7 +63,7 @@ export function imageUrl(base: string, path: string): string {
 
 export const productFilter = (deps: ApiDeps) => {
   // a product's JSON, rendered the first time a page shows it (kept with its catalogue)
-  const rendered = new WeakMap<StoredProduct, string>()
+  const rendered = new WeakMap<StoredProduct, Uint8Array>()
   const render = (p: StoredProduct) => {
     let json = rendered.get(p)
     if (json === undefined) {
@@ -71,7 +72,7 @@ export const productFilter = (deps: ApiDeps) => {
         images: p.images.map((path) => imageUrl(deps.imageBaseUrl, path)),
         color: p.color, finish: p.finish, series: p.series, size: p.size, surface: p.surface, range: p.range, texture: p.texture,
       }
-      rendered.set(p, (json = JSON.stringify(product)))
+      rendered.set(p, (json = utf8(JSON.stringify(product))))
     }
     return json
   }
@@ -90,7 +91,7 @@ export const productFilter = (deps: ApiDeps) => {
           ...okHead(deps.db),
           user: integration.name,
           ...pagingOf(total, page, rows.length),
-        }, renderPieces<typeof Product.static, StoredProduct>(rows, (row, out) => out.push(render(row))))
+        }, rowsOf<typeof Product.static, StoredProduct>(rows, (row, out) => out.bytes(render(row))))
       }),
     routeOptions(Body, responses(Ok, examples['/products/filter']), {
       summary: 'Product filter',
