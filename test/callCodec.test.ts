@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { migrations } from '../src/store/migrations'
 import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
-import { callValues, dayNumber, dayText, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
+import { callValues, dayNumber, dayText, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileKeyOf, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
 import { CallTextIds } from '../src/store/callTexts'
 
@@ -102,6 +102,10 @@ describe('substatus and mobile', () => {
       '12345', '0012345', '', 'abcdefghij', '1234567890x', 'x1234567890', '+44 20 7946 0958', '٩٨٧٦٥٤٣٢١٠', '+91987654321０', '98765:43210', '98765/43210', '+9198765432:0', '/9876543210']
     for (let i = 0; i < 500; i++) numbers.push(`+${i % 7}${String(i * 7_919_333).padStart(11 + (i % 3), '0')}${i % 5 === 0 ? ' ' : ''}`)
     for (const n of numbers) expect(mobileOfCall(n, mobileKey(mobileOf(n)))).toBe(mobileOf(n))
+    // the stored mobile made in one pass is the contract's: the last ten digits after a 1
+    for (const n of [...numbers, '1', '0', '00000000000', '99999999999', '+91 0000000000', '123456789012345678901234567890']) {
+      expect([n, mobileKeyOf(n)]).toEqual([n, mobileKey(mobileOf(n))])
+    }
     // the caller number's own digits are taken only when they are the mobile's: otherwise the stored one
     expect(mobileOfCall('+91 98765 43210', mobileKey('9876543210'))).toBe('9876543210')
     expect(mobileOfCall('12345', mobileKey('12345'))).toBe('12345')

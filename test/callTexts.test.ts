@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedDemo } from '../db/fixtures/demo'
 import { callRecords, callSet } from '../src/store/calls'
-import { callTexts } from '../src/store/callTexts'
+import { CallTextIds, callTexts } from '../src/store/callTexts'
 import { callClassOf } from '../src/store/callClasses'
 import { applyChanges, loadRows } from '../src/store/load'
 import { closeStore, openStore, type Store } from '../src/store/open'
@@ -112,4 +112,19 @@ describe('texts of calls stored once', () => {
     expect(shown('TEXTS-2')).toEqual(['THE NEXT RUN', 'ITS EVENT'])
     closeStore(writer)
   })
+
+  test("a text found again by its store's slot or in the short list has the id a look-up by text gives", () => {
+    const db = openStore(join(mkdtempSync(join(tmpdir(), 'listing-texts-')), 'store.sqlite'))
+    const ids = new CallTextIds(db.$client)
+    const idInTable = db.$client.query<{ id: number }, [string]>('SELECT id FROM call_texts WHERE text = ?')
+    // stores sharing a slot (ids 65,536 apart), a store whose text changes, the empty text, and more texts than the list holds
+    const asked: [string, number][] = []
+    for (let i = 0; i < 400; i++) asked.push([`+9180${i % 37}`, (i % 5) * 65_536 + (i % 3)], [i % 50 === 0 ? '' : `+9181${i % 11}`, 7], [`EVENT-${i % 13}`, -1])
+    for (const [text, store] of asked) {
+      const id = store < 0 ? ids.idOfFew(text) : ids.idOfStore(text, store)
+      expect([text, id]).toEqual([text, idInTable.get(text)?.id])
+    }
+    closeStore(db)
+  })
 })
+

@@ -137,6 +137,23 @@ export const mobileOf = (callerNumber: string) => callerNumber.replace(/\D+/g, '
 /** A caller's mobile as stored: "1" then its digits, as a number (at most 11 digits: exact). */
 export const mobileKey = (mobile: string): number => Number(`1${mobile}`)
 
+/**
+ * A caller number's stored mobile, mobileKey(mobileOf(callerNumber)), in one pass from its end
+ * with no string between: the last ten digits' value, after a 1. Sync's full load spent about a
+ * tenth of its reading on the regular expression, the slice and the number's text.
+ */
+export function mobileKeyOf(callerNumber: string): number {
+  let value = 0
+  let place = 1
+  for (let i = callerNumber.length - 1; i >= 0 && place < 1e10; i--) {
+    const d = callerNumber.charCodeAt(i) - 48
+    if (d < 0 || d > 9) continue
+    value += d * place
+    place *= 10
+  }
+  return place + value
+}
+
 /** A stored mobile as its digits. */
 export const mobileDigits = (key: number): string => String(key).slice(1)
 
@@ -170,8 +187,8 @@ export type StoredValue = string | number | null
 export function callValues(r: CallRow, texts: CallTextIds): StoredValue[] {
   const start = storedTime(r.call_start_time)
   return [
-    start, r.call_log_id, r.website_id ?? 0, r.caller_number, r.duration_seconds, texts.idOf(r.did_number), texts.idOf(r.event_type), storedSubstatus(r.substatus),
-    r.recording_url ?? null, r.crm_lead_id ?? null, storedAfter(r.crm_synced_at ?? null, start), storedAfter(r.created_at, start)!, mobileKey(mobileOf(r.caller_number)),
+    start, r.call_log_id, r.website_id ?? 0, r.caller_number, r.duration_seconds, texts.idOfStore(r.did_number, r.website_id ?? 0), texts.idOfFew(r.event_type), storedSubstatus(r.substatus),
+    r.recording_url ?? null, r.crm_lead_id ?? null, storedAfter(r.crm_synced_at ?? null, start), storedAfter(r.created_at, start)!, mobileKeyOf(r.caller_number),
   ]
 }
 

@@ -8,7 +8,7 @@
 // be many times slower.
 import type { Database } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
-import { callValues, STORED_CALL_COLUMNS } from './callCodec'
+import { callValues, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
 import { CallTextIds } from './callTexts'
 import { buildCallers, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
 import { MinuteCounts } from './derive/callMinutes'
@@ -19,6 +19,8 @@ import { deriveStores, STORE_VISIBLE_SQL, storesVisible } from './derive/stores'
 import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 
 const STORED = STORED_CALL_COLUMNS.join(', ')
+/** Rows an INSERT statement of the full load writes (batched). */
+const BATCH_ROWS = 16
 
 export class FullLoad {
   /** the indexes of the large tables, dropped while they fill and built after (in key order for metrics, but day-major for metrics_day) */
@@ -45,20 +47,48 @@ export class FullLoad {
   /** Listing rows, in (website_id, metric_date) order across calls. */
   metrics(rows: MetricRow[]): number {
     const cums = METRIC_TOTALS.cums
-    const insert = this.client.query(`INSERT INTO metrics (k, website_id, metric_date, ${METRIC_VALUES.join(', ')}, ${cums.join(', ')})
-      VALUES (${metricKey('?1', '?2')}, ?1, ?2, ${[...METRIC_VALUES, ...cums].map((_, i) => `?${i + 3}`).join(', ')})`)
-    for (const r of rows) insert.run(r.website_id, r.metric_date, ...METRIC_VALUES.map((c) => r[c]), ...this.metricTotals.totalsOf(r))
+    const columns = 2 + METRIC_VALUES.length + cums.length
+    const write = this.batched(`INSERT INTO metrics (k, website_id, metric_date, ${METRIC_VALUES.join(', ')}, ${cums.join(', ')}) VALUES`, columns, (n) =>
+      // each row's key from its own website_id and metric_date, the first two of its parameters
+      `(${metricKey(`?${n + 1}`, `?${n + 2}`)}, ${Array.from({ length: columns }, (_, i) => `?${n + i + 1}`).join(', ')})`)
+    for (const r of rows) write([r.website_id, r.metric_date, ...METRIC_VALUES.map((c) => r[c]), ...this.metricTotals.totalsOf(r)])
+    write.flush()
     return rows.length
   }
 
   calls(rows: CallRow[]): number {
-    const insert = this.client.query(`INSERT INTO load_calls VALUES (${STORED_CALL_COLUMNS.map(() => '?').join(', ')})`)
+    const write = this.batched('INSERT INTO load_calls VALUES', STORED_CALL_COLUMNS.length, () => `(${STORED_CALL_COLUMNS.map(() => '?').join(', ')})`)
     for (const r of rows) {
-      const values = callValues(r, this.texts)
-      insert.run(...values)
+      write(callValues(r, this.texts))
       if (this.visibleStores.has(r.website_id ?? 0)) this.minutes.add(r.call_start_time, r.substatus)
     }
+    write.flush()
     return rows.length
+  }
+
+  /**
+   * Rows written BATCH_ROWS to a statement: an INSERT of one row cost 0.9–1.8 µs a row, one of
+   * 8 to 32 rows 0.6–0.8 (a row's parameters bound and stepped, once a statement). `row(n)` is
+   * one row's VALUES tuple whose parameters start after the n-th.
+   */
+  private batched(insert: string, columns: number, row: (n: number) => string): ((values: StoredValue[]) => void) & { flush(): void } {
+    const statement = (rows: number) => this.client.query(`${insert} ${Array.from({ length: rows }, (_, i) => row(i * columns)).join(', ')}`)
+    const many = statement(BATCH_ROWS)
+    const params = new Array<StoredValue>(BATCH_ROWS * columns)
+    let held = 0
+    const write = (values: StoredValue[]) => {
+      for (let i = 0; i < columns; i++) params[held * columns + i] = values[i]
+      if (++held === BATCH_ROWS) {
+        many.run(...params)
+        held = 0
+      }
+    }
+    return Object.assign(write, {
+      flush: () => {
+        if (held > 0) statement(held).run(...params.slice(0, held * columns))
+        held = 0
+      },
+    })
   }
 
   /** The calls sorted into place, their indexes, and every derived table. */
