@@ -122,7 +122,7 @@ describe('texts of calls stored once', () => {
     for (let i = 0; i < 400; i++) asked.push([`+9180${i % 37}`, (i % 5) * 65_536 + (i % 3)], [i % 50 === 0 ? '' : `+9181${i % 11}`, 7], [`EVENT-${i % 13}`, -1])
     for (const [text, store] of asked) {
       const id = store < 0 ? ids.idOfFew(text) : ids.idOfStore(text, store)
-      expect([text, id]).toEqual([text, idInTable.get(text)?.id])
+      expect({ text, id }).toEqual({ text, id: idInTable.get(text)?.id as number })
     }
     closeStore(db)
   })
