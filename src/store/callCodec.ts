@@ -134,7 +134,10 @@ export const substatusOf = (stored: number | string): string => (typeof stored =
 /** master-contract §2: the last 10 digits of the digits in the caller number. */
 export const mobileOf = (callerNumber: string) => callerNumber.replace(/\D+/g, '').slice(-10)
 
-/** A caller's mobile as stored: "1" then its digits, as a number (at most 11 digits: exact). */
+/**
+ * A caller's mobile as stored: "1" then its digits, as a number (at most 11 digits: exact). The
+ * definition, with mobileOf: sync makes the stored mobile with mobileKeyOf, which the tests hold to these two.
+ */
 export const mobileKey = (mobile: string): number => Number(`1${mobile}`)
 
 /**

@@ -6,7 +6,7 @@
 // day-major index (metrics_day) is built after them. Minute counts build up in
 // memory as calls pass. Random-order inserts into a 20-million-row B-tree would
 // be many times slower.
-import type { Database } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
 import { callValues, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
 import { CallTextIds } from './callTexts'
@@ -30,6 +30,9 @@ export class FullLoad {
   private metricTotals = new MetricTotalsAsLoaded()
   /** call_texts is kept through a full load: ids serving workers hold name the same texts (callTexts.ts) */
   private texts: CallTextIds
+  /** the two large tables' rows, written BATCH_ROWS to a statement through the load */
+  private metricRows: BatchedInsert
+  private callRows: BatchedInsert
 
   /** `seq`: the run's feed position, which every call takes (store/feed.ts) */
   constructor(private client: Database, private seq: number, private step: (name: string) => void) {
@@ -42,54 +45,28 @@ export class FullLoad {
     for (const i of indexes) client.run(`DROP INDEX ${i.name}`)
     client.run(`CREATE TABLE load_calls (${STORED})`)
     this.texts = new CallTextIds(client)
+    const cums = METRIC_TOTALS.cums
+    const metricColumns = 2 + METRIC_VALUES.length + cums.length
+    this.metricRows = new BatchedInsert(client, `INSERT INTO metrics (k, website_id, metric_date, ${METRIC_VALUES.join(', ')}, ${cums.join(', ')}) VALUES`, metricColumns, (n) =>
+      // each row's key from its own website_id and metric_date, the first two of its parameters
+      `(${metricKey(`?${n + 1}`, `?${n + 2}`)}, ${Array.from({ length: metricColumns }, (_, i) => `?${n + i + 1}`).join(', ')})`)
+    this.callRows = new BatchedInsert(client, 'INSERT INTO load_calls VALUES', STORED_CALL_COLUMNS.length, () => `(${STORED_CALL_COLUMNS.map(() => '?').join(', ')})`)
   }
 
   /** Listing rows, in (website_id, metric_date) order across calls. */
   metrics(rows: MetricRow[]): number {
-    const cums = METRIC_TOTALS.cums
-    const columns = 2 + METRIC_VALUES.length + cums.length
-    const write = this.batched(`INSERT INTO metrics (k, website_id, metric_date, ${METRIC_VALUES.join(', ')}, ${cums.join(', ')}) VALUES`, columns, (n) =>
-      // each row's key from its own website_id and metric_date, the first two of its parameters
-      `(${metricKey(`?${n + 1}`, `?${n + 2}`)}, ${Array.from({ length: columns }, (_, i) => `?${n + i + 1}`).join(', ')})`)
-    for (const r of rows) write([r.website_id, r.metric_date, ...METRIC_VALUES.map((c) => r[c]), ...this.metricTotals.totalsOf(r)])
-    write.flush()
+    for (const r of rows) this.metricRows.row([r.website_id, r.metric_date, ...METRIC_VALUES.map((c) => r[c]), ...this.metricTotals.totalsOf(r)])
+    this.metricRows.flush()
     return rows.length
   }
 
   calls(rows: CallRow[]): number {
-    const write = this.batched('INSERT INTO load_calls VALUES', STORED_CALL_COLUMNS.length, () => `(${STORED_CALL_COLUMNS.map(() => '?').join(', ')})`)
     for (const r of rows) {
-      write(callValues(r, this.texts))
+      this.callRows.row(callValues(r, this.texts))
       if (this.visibleStores.has(r.website_id ?? 0)) this.minutes.add(r.call_start_time, r.substatus)
     }
-    write.flush()
+    this.callRows.flush()
     return rows.length
-  }
-
-  /**
-   * Rows written BATCH_ROWS to a statement: an INSERT of one row cost 0.9–1.8 µs a row, one of
-   * 8 to 32 rows 0.6–0.8 (the statement's call, step and reset paid once for them all). `row(n)`
-   * is one row's VALUES tuple, its parameters numbered from n + 1. A batch's last rows are
-   * written by `flush`.
-   */
-  private batched(insert: string, columns: number, row: (n: number) => string): ((values: StoredValue[]) => void) & { flush(): void } {
-    const statement = (rows: number) => this.client.query(`${insert} ${Array.from({ length: rows }, (_, i) => row(i * columns)).join(', ')}`)
-    const many = statement(BATCH_ROWS)
-    const params = new Array<StoredValue>(BATCH_ROWS * columns)
-    let held = 0
-    const write = (values: StoredValue[]) => {
-      for (let i = 0; i < columns; i++) params[held * columns + i] = values[i]
-      if (++held === BATCH_ROWS) {
-        many.run(...params)
-        held = 0
-      }
-    }
-    return Object.assign(write, {
-      flush: () => {
-        if (held > 0) statement(held).run(...params.slice(0, held * columns))
-        held = 0
-      },
-    })
   }
 
   /** The calls sorted into place, their indexes, and every derived table. */
@@ -108,5 +85,40 @@ export class FullLoad {
     this.minutes.write(this.client)
     deriveProducts(this.client)
     this.step('full:call_minutes and products')
+  }
+}
+
+/**
+ * Rows written BATCH_ROWS to a statement: an INSERT of one row cost 0.9–1.8 µs a row, one of
+ * 8 to 32 rows 0.6–0.8 (the statement's call, step and reset paid once for them all). `tuple(n)`
+ * is one row's VALUES tuple, its parameters numbered from n + 1. A batch's last rows are
+ * written by `flush`.
+ */
+class BatchedInsert {
+  private readonly many: Statement
+  private readonly params: StoredValue[]
+  private held = 0
+
+  constructor(private client: Database, private insert: string, private columns: number, private tuple: (n: number) => string) {
+    this.many = this.statement(BATCH_ROWS)
+    this.params = new Array<StoredValue>(BATCH_ROWS * columns)
+  }
+
+  private statement(rows: number): Statement {
+    return this.client.query(`${this.insert} ${Array.from({ length: rows }, (_, i) => this.tuple(i * this.columns)).join(', ')}`)
+  }
+
+  row(values: StoredValue[]): void {
+    const { columns, params } = this
+    for (let i = 0; i < columns; i++) params[this.held * columns + i] = values[i]
+    if (++this.held === BATCH_ROWS) {
+      this.many.run(...params)
+      this.held = 0
+    }
+  }
+
+  flush(): void {
+    if (this.held > 0) this.statement(this.held).run(...this.params.slice(0, this.held * this.columns))
+    this.held = 0
   }
 }
