@@ -3,6 +3,7 @@
 // rows the way an incremental run applies them (tests that add a few calls).
 // No sync run is recorded: the store has still never been synced.
 import { Changes } from './changes'
+import { CallerPlaces } from './derive/callerPlaces'
 import { storeFaces } from './derive/stores'
 import { openFeedSeq } from './feed'
 import { istNow, setDataAsOf } from './freshness'
@@ -11,8 +12,11 @@ import type { Store } from './open'
 import { SMALL_TABLES, type CallRow, type MetricRow, type SmallTable, type StoreRows } from './rows'
 import { clearTable, insertRows } from './smallTables'
 
-/** `dataAsOf`: the master's clock the rows stand for; by default the time they are loaded. */
-export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void {
+/**
+ * `dataAsOf`: the master's clock the rows stand for; by default the time they are loaded.
+ * `places`: how the load counts callers' places (tests give it smaller limits).
+ */
+export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow(), places = new CallerPlaces()): void {
   const client = db.$client
   client.transaction(() => {
     setDataAsOf(client, dataAsOf)
@@ -21,7 +25,7 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow()): void 
       clearTable(client, table)
       insertRows(client, table, rows[table])
     }
-    const load = new FullLoad(client, seq, () => {})
+    const load = new FullLoad(client, seq, () => {}, places)
     // a full load takes listing rows in key order, as the master sends them
     load.metrics([...rows.metrics].sort((a, b) => a.website_id - b.website_id || (a.metric_date < b.metric_date ? -1 : 1)))
     load.calls(rows.calls)
