@@ -27,8 +27,11 @@ describe('counting places as calls pass', () => {
     places.place(13, 'not a time')
     places.place(14, 100)
     places.place(14, 101)
-    places.place(15, -(2 ** 31) - 1) // before what a Uint32 from the base holds
-    expect([...places.disordered].sort()).toEqual([11, 12, 13, 15])
+    places.place(15, -1) // before 1970: not what the table holds
+    places.place(16, 100.5)
+    places.place(16, 100.2) // not whole seconds
+    places.place(17, 2 ** 32) // past 2106
+    expect([...places.disordered].sort((a, b) => a - b)).toEqual([11, 12, 13, 15, 16, 17])
     expect(places.counted()).toBe(true)
   })
 
@@ -48,6 +51,11 @@ describe('counting places as calls pass', () => {
     expect(places.place(mobiles[12_345], 30)).toBe(2)
     expect(places.disordered.size).toBe(0)
     expect(places.counted()).toBe(true)
+  })
+
+  test('a table of slots not a power of two is refused: its probing would leave slots out', () => {
+    expect(() => new CallerPlaces({ slots: 100, disordered: 10 })).toThrow('power of two')
+    expect(() => new CallerPlaces(undefined, 24)).toThrow('power of two')
   })
 
   test('past its slots it stops counting, and the load is told so', () => {

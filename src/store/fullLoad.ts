@@ -24,6 +24,14 @@ const START = STORED_CALL_COLUMNS.indexOf('start')
 const MOBILE = STORED_CALL_COLUMNS.indexOf('mobile')
 /** Rows an INSERT statement of the full load writes (batched). */
 const BATCH_ROWS = 16
+/**
+ * Calls between two collections asked of the collector (`Bun.gc(false)`, which asks without
+ * waiting). The callers' table (derive/callerPlaces.ts) counts towards the heap the collector lets
+ * grow before it collects, and the rows read from the master then piled up: a full load of 27
+ * million rows peaked at 680–860 MB, against 310 MB before the table. Asked every 50,000 calls, the
+ * load stayed within 300–490 MB while it read (peak 600 MB).
+ */
+const COLLECT_EVERY = 50_000
 
 export class FullLoad {
   /** the indexes of the large tables, dropped while they fill and built after (in key order for metrics, but day-major for metrics_day) */
@@ -36,6 +44,7 @@ export class FullLoad {
   /** the two large tables' rows, written BATCH_ROWS to a statement through the load */
   private metricRows: BatchedInsert
   private callRows: BatchedInsert
+  private callsRead = 0
 
   /**
    * `seq`: the run's feed position, which every call takes (store/feed.ts). `places`: each call's
@@ -78,6 +87,7 @@ export class FullLoad {
       if (visible) this.minutes.add(r.call_start_time, r.substatus)
     }
     this.callRows.flush()
+    if (Math.floor(this.callsRead / COLLECT_EVERY) !== Math.floor((this.callsRead += rows.length) / COLLECT_EVERY)) Bun.gc(false)
     return rows.length
   }
 

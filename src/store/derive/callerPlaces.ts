@@ -6,7 +6,8 @@
 // counted all the same and renumbered from calls_mobile once the calls are in
 // place (renumberCallers). Sorting 20 million calls by caller for a window
 // cost 40 s of a full load; counting them here costs a few seconds, and
-// 16 bytes a slot of a table (at most 134 MB). Memory stays bounded: past the
+// 16 bytes a slot of a table (at most 134 MB, and the 67 MB it outgrew while it
+// grows to that). Memory stays bounded: past the
 // table's slots, or past MAX_DISORDERED callers out of order (a master filled
 // in another order), counting stops and the load numbers the calls with the
 // window.
@@ -18,32 +19,23 @@ const MAX_SLOTS = 1 << 23
 /** Callers out of order at most: renumbering one from calls_mobile costs a seek and a walk of its calls. */
 const MAX_DISORDERED = 100_000
 const FIRST_SLOTS = 1 << 16
-/**
- * Calls between two young collections asked of the collector. The table's memory counts towards
- * the heap the collector lets grow before it collects, and the rows read from the master then
- * piled up: a full load of 27 million rows peaked at 680–860 MB with the table, against 310 MB
- * before it. Asked every 50,000 calls (0.3 ms a time, alone), the load's memory stayed within
- * 300–490 MB while it read (peak 600 MB).
- */
-const COLLECT_EVERY = 50_000
-/** A start as counted here: seconds after this base, so that it fits a Uint32Array. */
-const BASE = -(2 ** 31)
 
 export class CallerPlaces {
   /**
    * Open addressing by mobile, four numbers a slot so that a look-up reads one cache line: the
    * mobile's low and high 32 bits (stored mobiles are at least 1: two zeros mark a free slot),
-   * the caller's calls counted so far, and its last start counted, less BASE.
+   * the caller's calls counted so far, and its last start counted.
    */
   private table: Uint32Array
   private callers = 0
-  private calls = 0
   /** callers with a call out of order: their places are counted again after the sort */
   readonly disordered = new Set<number>()
   /** counting stopped (too many callers, or too many out of order): the window numbers the calls */
   gaveUp = false
 
   constructor(private limits = { slots: MAX_SLOTS, disordered: MAX_DISORDERED }, slots = Math.min(FIRST_SLOTS, limits.slots)) {
+    // probing masks a slot's number: a size that is not a power of two would leave slots out, and loop
+    if (!isPowerOfTwo(slots) || !isPowerOfTwo(limits.slots)) throw new Error('the callers\' table takes a power of two of slots')
     this.table = new Uint32Array(slots * 4)
   }
 
@@ -51,16 +43,16 @@ export class CallerPlaces {
   place(mobile: number, start: number | string): number {
     if (this.gaveUp) return 0
     if (this.table.length === 0) throw new Error('calls counted after counted()')
-    if (++this.calls % COLLECT_EVERY === 0) Bun.gc(false)
     const at = this.slotOf(mobile) * 4
     if (at < 0) return 0
     const table = this.table
     const n = table[at + 2]
-    // only a number of whole seconds after the last counted is surely later; text sorts after every number
-    const offset = typeof start === 'number' ? start - BASE : -1
-    const inOrder = offset >= 0 && offset < 2 ** 32 && (n === 0 || offset > table[at + 3])
+    // only whole seconds after the last counted are surely later (1970 to 2106, what a Uint32Array
+    // holds); text sorts after every number
+    const seconds = typeof start === 'number' && Number.isInteger(start) && start >= 0 && start < 2 ** 32 ? start : -1
+    const inOrder = seconds >= 0 && (n === 0 || seconds > table[at + 3])
     if (!inOrder) this.outOfOrder(mobile)
-    else table[at + 3] = offset
+    else table[at + 3] = seconds
     table[at + 2] = n + 1
     return n
   }
@@ -127,6 +119,8 @@ export class CallerPlaces {
     renumberCallers(client, new Map([...this.disordered].map((mobile) => [mobile, fromFirst])), seq)
   }
 }
+
+const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0
 
 /** The slot holding a mobile (its 32-bit halves), or -(the free slot where it would go) - 1. */
 function find(table: Uint32Array, low: number, high: number): number {
