@@ -25,11 +25,11 @@ const MOBILE = STORED_CALL_COLUMNS.indexOf('mobile')
 /** Rows an INSERT statement of the full load writes (batched). */
 const BATCH_ROWS = 16
 /**
- * Calls between two collections asked of the collector (`Bun.gc(false)`, which asks without
+ * Rows read between two collections asked of the collector (`Bun.gc(false)`, which asks without
  * waiting). The callers' table (derive/callerPlaces.ts) counts towards the heap the collector lets
  * grow before it collects, and the rows read from the master then piled up: a full load of 27
  * million rows peaked at 680–860 MB, against 310 MB before the table. Asked every 50,000 calls, the
- * load stayed within 300–490 MB while it read (peak 600 MB).
+ * load stayed within 300–490 MB while it read calls.
  */
 const COLLECT_EVERY = 50_000
 
@@ -44,7 +44,7 @@ export class FullLoad {
   /** the two large tables' rows, written BATCH_ROWS to a statement through the load */
   private metricRows: BatchedInsert
   private callRows: BatchedInsert
-  private callsRead = 0
+  private rowsRead = 0
 
   /**
    * `seq`: the run's feed position, which every call takes (store/feed.ts). `places`: each call's
@@ -75,7 +75,13 @@ export class FullLoad {
   metrics(rows: MetricRow[]): number {
     for (const r of rows) this.metricRows.row([r.website_id, r.metric_date, ...METRIC_VALUES.map((c) => r[c]), ...this.metricTotals.totalsOf(r)])
     this.metricRows.flush()
+    this.collectNow(rows.length)
     return rows.length
+  }
+
+  /** A collection asked every COLLECT_EVERY rows read. */
+  private collectNow(rows: number): void {
+    if (Math.floor(this.rowsRead / COLLECT_EVERY) !== Math.floor((this.rowsRead += rows) / COLLECT_EVERY)) Bun.gc(false)
   }
 
   calls(rows: CallRow[]): number {
@@ -87,13 +93,16 @@ export class FullLoad {
       if (visible) this.minutes.add(r.call_start_time, r.substatus)
     }
     this.callRows.flush()
-    if (Math.floor(this.callsRead / COLLECT_EVERY) !== Math.floor((this.callsRead += rows.length) / COLLECT_EVERY)) Bun.gc(false)
+    this.collectNow(rows.length)
     return rows.length
   }
 
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
     const counted = this.places.counted()
+    // the callers' table (134 MB at production size) let go before the sorts: little else is
+    // allocated after it, and the collector otherwise kept it to the end of the run
+    Bun.gc(true)
     this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, visible, feed_seq)
       SELECT ${STORED}, ${counted ? 'place' : PLACE_IN_SEQUENCE_SQL}, visible, ${this.seq}
       FROM load_calls ORDER BY start, call_log_id`)

@@ -6,8 +6,7 @@
 // counted all the same and renumbered from calls_mobile once the calls are in
 // place (renumberCallers). Sorting 20 million calls by caller for a window
 // cost 40 s of a full load; counting them here costs a few seconds, and
-// 16 bytes a slot of a table (at most 134 MB, and the 67 MB it outgrew while it
-// grows to that). Memory stays bounded: past the
+// 16 bytes a slot of a table of 134 MB. Memory stays bounded: past the
 // table's slots, or past MAX_DISORDERED callers out of order (a master filled
 // in another order), counting stops and the load numbers the calls with the
 // window.
@@ -18,7 +17,6 @@ import type { Database } from 'bun:sqlite'
 const MAX_SLOTS = 1 << 23
 /** Callers out of order at most: renumbering one from calls_mobile costs a seek and a walk of its calls. */
 const MAX_DISORDERED = 100_000
-const FIRST_SLOTS = 1 << 16
 
 export class CallerPlaces {
   /**
@@ -33,10 +31,12 @@ export class CallerPlaces {
   /** counting stopped (too many callers, or too many out of order): the window numbers the calls */
   gaveUp = false
 
-  constructor(private limits = { slots: MAX_SLOTS, disordered: MAX_DISORDERED }, slots = Math.min(FIRST_SLOTS, limits.slots)) {
+  constructor(private limits = { slots: MAX_SLOTS, disordered: MAX_DISORDERED }) {
     // probing masks a slot's number: a size that is not a power of two would leave slots out, and loop
-    if (!isPowerOfTwo(slots) || !isPowerOfTwo(limits.slots)) throw new Error('the callers\' table takes a power of two of slots')
-    this.table = new Uint32Array(slots * 4)
+    if (!isPowerOfTwo(limits.slots)) throw new Error("the callers' table takes a power of two of slots")
+    // all its slots at once: the system gives a page of memory the first time it is written, so a
+    // load of few callers holds few pages, and one of many never holds an outgrown table beside it
+    this.table = new Uint32Array(limits.slots * 4)
   }
 
   /** The call's place among its caller's calls counted so far (0 once counting stopped). */
@@ -66,31 +66,18 @@ export class CallerPlaces {
   private slotOf(mobile: number): number {
     const low = mobile >>> 0
     const high = (mobile / 2 ** 32) >>> 0
-    let slot = find(this.table, low, high)
+    const slot = find(this.table, low, high)
     if (slot >= 0) return slot
-    if ((this.callers + 1) * 4 > (this.table.length / 4) * 3) {
-      if (this.table.length / 2 > this.limits.slots) {
-        this.giveUp()
-        return -1
-      }
-      this.grow()
-      slot = find(this.table, low, high)
+    // three quarters full: probing would grow long
+    if ((this.callers + 1) * 4 > this.limits.slots * 3) {
+      this.giveUp()
+      return -1
     }
-    slot = -slot - 1
-    this.table[slot * 4] = low
-    this.table[slot * 4 + 1] = high
+    const free = -slot - 1
+    this.table[free * 4] = low
+    this.table[free * 4 + 1] = high
     this.callers++
-    return slot
-  }
-
-  private grow(): void {
-    const old = this.table
-    this.table = new Uint32Array(old.length * 2)
-    for (let at = 0; at < old.length; at += 4) {
-      if (old[at] === 0 && old[at + 1] === 0) continue
-      const to = (-find(this.table, old[at], old[at + 1]) - 1) * 4
-      for (let i = 0; i < 4; i++) this.table[to + i] = old[at + i]
-    }
+    return free
   }
 
   private giveUp(): void {
