@@ -1,7 +1,8 @@
 // A full load: the large tables from nothing, fast. Calls go to an unindexed
 // staging table as stored (callCodec.ts), each with its place in its caller's
 // sequence counted as it passes (derive/callerPlaces.ts), and are sorted into
-// the clustered table once, in time order; the call indexes (calls_store, the second copy by store, among them) are built after. Listing
+// the clustered table once, in time order; the call indexes (calls_store, the
+// second copy by store, among them) are built after. Listing
 // rows, read in key order, get their running totals as they pass, and their
 // day-major index (metrics_day) is built after them. Minute counts build up in
 // memory as calls pass. Random-order inserts into a 20-million-row B-tree would
@@ -28,8 +29,8 @@ const BATCH_ROWS = 16
  * Rows read between two collections asked of the collector (`Bun.gc(false)`, which asks without
  * waiting). The callers' table (derive/callerPlaces.ts) counts towards the heap the collector lets
  * grow before it collects, and the rows read from the master then piled up: a full load of 27
- * million rows peaked at 680–860 MB, against 310 MB before the table. Asked every 50,000 calls, the
- * load stayed within 300–490 MB while it read calls.
+ * million rows peaked at 680–860 MB, against 310 MB before the table. Asked every 50,000 rows, the
+ * load stayed within 400–460 MB while it read.
  */
 const COLLECT_EVERY = 50_000
 
@@ -100,8 +101,9 @@ export class FullLoad {
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
     const counted = this.places.counted()
-    // the callers' table (134 MB at production size) let go before the sorts: little else is
-    // allocated after it, and the collector otherwise kept it to the end of the run
+    // the rows read and the callers' table (134 MB at production size) let go before the sorts
+    // take their memory: little is allocated after this, and the collector kept the table to the
+    // end of the run
     Bun.gc(true)
     this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, visible, feed_seq)
       SELECT ${STORED}, ${counted ? 'place' : PLACE_IN_SEQUENCE_SQL}, visible, ${this.seq}

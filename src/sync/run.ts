@@ -168,7 +168,6 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
       if (newest !== null) run.setMeta(watermarkKey(name), newest)
     }
     phase('large-tables')
-    if (full) Bun.gc(true) // millions of streamed rows are garbage now; collect before the sorts take their memory
 
     let repaired = 0
     let verification: SyncResult['verification']
