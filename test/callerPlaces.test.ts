@@ -57,6 +57,14 @@ describe('counting places as calls pass', () => {
     expect(() => new CallerPlaces({ slots: 100, disordered: 10 })).toThrow('power of two')
   })
 
+  test('a table sized for a load of known calls never stops counting, even with every call a new caller', () => {
+    for (const calls of [0, 1, 11, 12, 13, 1000]) {
+      const places = CallerPlaces.forCalls(calls)
+      for (let i = 1; i <= calls; i++) expect(places.place(i, i)).toBe(0)
+      expect(places.gaveUp).toBe(false)
+    }
+  })
+
   test('past its slots it stops counting, and the load is told so', () => {
     const places = new CallerPlaces({ slots: 64, disordered: 10 })
     for (let i = 1; i <= 48; i++) places.place(i, 1)

@@ -14,9 +14,10 @@ import { clearTable, insertRows } from './smallTables'
 
 /**
  * `dataAsOf`: the master's clock the rows stand for; by default the time they are loaded.
- * `places`: how the load counts callers' places (tests give it smaller limits).
+ * `places`: how the load counts callers' places; by default a table sized for these calls (a
+ * production-size one, whole, made each fixture load three times slower; tests give smaller limits).
  */
-export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow(), places = new CallerPlaces()): void {
+export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow(), places = CallerPlaces.forCalls(rows.calls.length)): void {
   const client = db.$client
   client.transaction(() => {
     setDataAsOf(client, dataAsOf)

@@ -39,6 +39,13 @@ export class CallerPlaces {
     this.table = new Uint32Array(limits.slots * 4)
   }
 
+  /** A table for a load of `calls` calls, known beforehand (fixtures, the demo): never full, and a few pages. */
+  static forCalls(calls: number): CallerPlaces {
+    let slots = 16
+    while (slots * 3 < calls * 4 && slots < MAX_SLOTS) slots *= 2
+    return new CallerPlaces({ slots, disordered: MAX_DISORDERED })
+  }
+
   /** The call's place among its caller's calls counted so far (0 once counting stopped). */
   place(mobile: number, start: number | string): number {
     if (this.gaveUp) return 0
@@ -101,7 +108,7 @@ export class CallerPlaces {
    * caller out of order numbered again from its first call.
    */
   renumberDisordered(client: Database, seq: number): void {
-    if (this.gaveUp || this.disordered.size === 0) return
+    if (this.disordered.size === 0) return // none, or counting stopped (giveUp empties it)
     const fromFirst = { start: -Infinity, callLogId: '', before: 0 }
     renumberCallers(client, new Map([...this.disordered].map((mobile) => [mobile, fromFirst])), seq)
   }
