@@ -87,6 +87,8 @@ describe('substatus and mobile', () => {
   test('the three substatuses are 1, 2 and 3; anything else stays text', () => {
     expect(['Answered', 'Missed', 'Offline'].map(storedSubstatus)).toEqual([1, 2, 3])
     for (const s of ['Answered', 'Missed', 'Offline', '', 'answered', 'Busy']) expect(substatusOf(storedSubstatus(s))).toBe(s)
+    // names an object has from its prototype are texts like any other, not codes
+    for (const s of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(storedSubstatus(s)).toBe(s)
   })
 
   test('a mobile keeps its leading zeros and its length', () => {

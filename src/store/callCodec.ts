@@ -126,7 +126,9 @@ export function timeAfter(stored: number | string | null, start: number | string
 export const SUBSTATUS_CODES = { Answered: 1, Missed: 2, Offline: 3 } as const
 const SUBSTATUS_TEXTS = ['', 'Answered', 'Missed', 'Offline']
 
-export const storedSubstatus = (text: string): number | string => SUBSTATUS_CODES[text as keyof typeof SUBSTATUS_CODES] ?? text
+// the codes by text with no prototype: a text such as 'constructor' is no code, and stays text
+const CODE_OF_TEXT: Record<string, number | undefined> = Object.assign(Object.create(null), SUBSTATUS_CODES)
+export const storedSubstatus = (text: string): number | string => CODE_OF_TEXT[text] ?? text
 export const substatusOf = (stored: number | string): string => (typeof stored === 'number' ? (SUBSTATUS_TEXTS[stored] ?? String(stored)) : stored)
 
 // ---- callers ----
