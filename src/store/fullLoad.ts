@@ -23,6 +23,7 @@ import { METRIC_VALUES, type CallRow, type MetricRow } from './rows'
 const STORED = STORED_CALL_COLUMNS.join(', ')
 const START = STORED_CALL_COLUMNS.indexOf('start')
 const MOBILE = STORED_CALL_COLUMNS.indexOf('mobile')
+const SUBSTATUS = STORED_CALL_COLUMNS.indexOf('substatus')
 /** Rows an INSERT statement of the full load writes (batched). */
 const BATCH_ROWS = 16
 /**
@@ -91,7 +92,7 @@ export class FullLoad {
       const visible = this.visibleStores.has(r.website_id ?? 0)
       values.push(this.places.place(values[MOBILE] as number, values[START]!), visible ? 1 : 0)
       this.callRows.row(values)
-      if (visible) this.minutes.add(r.call_start_time, r.substatus)
+      if (visible) this.minutes.add(values[START], values[SUBSTATUS])
     }
     this.callRows.flush()
     this.collectNow(rows.length)

@@ -5,10 +5,11 @@
 // run recounts the minutes it touched and shifts the totals in between by range.
 import type { Database } from 'bun:sqlite'
 import { int } from '../bound'
-import { secondsOf } from '../callCodec'
+import { SUBSTATUS_CODES, type StoredValue } from '../callCodec'
 import { COUNT_EXPRESSIONS } from '../callClasses'
 
-const SUBSTATUS_SLOT: Record<string, number> = { Answered: 0, Missed: 1, Offline: 2 }
+/** A stored substatus code (callCodec.ts) → its slot among a minute's three counts. */
+const SLOT_OF_CODE = [-1, SUBSTATUS_CODES.Answered - 1, SUBSTATUS_CODES.Missed - 1, SUBSTATUS_CODES.Offline - 1]
 
 /** The minute (since 1970) of a start stored in seconds, rounded down also before 1970. */
 export const minuteOf = (start: number) => Math.floor(start / 60)
@@ -18,11 +19,14 @@ export class MinuteCounts {
   // per day (since 1970), [answered, missed, offline] for each of its 1,440 minutes
   private days = new Map<number, Int32Array>()
 
-  add(callStartTime: string, substatus: string): void {
-    const slot = SUBSTATUS_SLOT[substatus]
-    if (slot === undefined) return // not a call result the contract knows: counted nowhere, as the recount does
-    const start = secondsOf(callStartTime)
-    if (start === null) return // nor a start that is no time (callCodec.ts): it falls in no range
+  /**
+   * A call as stored (callValues): its start and substatus. The codec has already read the
+   * master's texts; counting from them again took 0.10–0.13 µs a call, from these 0.04.
+   */
+  add(start: StoredValue, substatus: StoredValue): void {
+    const slot = typeof substatus === 'number' ? SLOT_OF_CODE[substatus] : undefined
+    if (slot === undefined || slot < 0) return // not a call result the contract knows: counted nowhere, as the recount does
+    if (typeof start !== 'number') return // nor a start that is no time (callCodec.ts): it falls in no range
     const minute = minuteOf(start)
     const day = Math.floor(minute / 1440)
     let counts = this.days.get(day)
