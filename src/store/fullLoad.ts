@@ -24,6 +24,7 @@ const STORED = STORED_CALL_COLUMNS.join(', ')
 const START = STORED_CALL_COLUMNS.indexOf('start')
 const MOBILE = STORED_CALL_COLUMNS.indexOf('mobile')
 const SUBSTATUS = STORED_CALL_COLUMNS.indexOf('substatus')
+const WEBSITE = STORED_CALL_COLUMNS.indexOf('website_id')
 /** Rows an INSERT statement of the full load writes (batched). */
 const BATCH_ROWS = 16
 /**
@@ -89,7 +90,7 @@ export class FullLoad {
   calls(rows: CallRow[]): number {
     for (const r of rows) {
       const values = callValues(r, this.texts)
-      const visible = this.visibleStores.has(r.website_id ?? 0)
+      const visible = this.visibleStores.has(values[WEBSITE] as number)
       values.push(this.places.place(values[MOBILE] as number, values[START]!), visible ? 1 : 0)
       this.callRows.row(values)
       if (visible) this.minutes.add(values[START], values[SUBSTATUS])

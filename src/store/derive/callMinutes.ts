@@ -9,7 +9,7 @@ import { SUBSTATUS_CODES, type StoredValue } from '../callCodec'
 import { COUNT_EXPRESSIONS } from '../callClasses'
 
 /** A stored substatus code (callCodec.ts) → its slot among a minute's three counts. */
-const SLOT_OF_CODE = [-1, SUBSTATUS_CODES.Answered - 1, SUBSTATUS_CODES.Missed - 1, SUBSTATUS_CODES.Offline - 1]
+const SLOT_OF_CODE: Record<number, number> = { [SUBSTATUS_CODES.Answered]: 0, [SUBSTATUS_CODES.Missed]: 1, [SUBSTATUS_CODES.Offline]: 2 }
 
 /** The minute (since 1970) of a start stored in seconds, rounded down also before 1970. */
 export const minuteOf = (start: number) => Math.floor(start / 60)
@@ -25,7 +25,7 @@ export class MinuteCounts {
    */
   add(start: StoredValue, substatus: StoredValue): void {
     const slot = typeof substatus === 'number' ? SLOT_OF_CODE[substatus] : undefined
-    if (slot === undefined || slot < 0) return // not a call result the contract knows: counted nowhere, as the recount does
+    if (slot === undefined) return // not a call result the contract knows: counted nowhere, as the recount does
     if (typeof start !== 'number') return // nor a start that is no time (callCodec.ts): it falls in no range
     const minute = minuteOf(start)
     const day = Math.floor(minute / 1440)
