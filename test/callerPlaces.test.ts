@@ -5,7 +5,13 @@
 // prev_calls_count and each caller's total equal master-contract §2 worked out here by brute force.
 import { describe, expect, test } from 'bun:test'
 import { CallerPlaces } from '../src/store/derive/callerPlaces'
+import { bucketOf, bucketsFrom } from '../src/store/derive/callers'
+import { Changes } from '../src/store/changes'
+import { storeFaces } from '../src/store/derive/stores'
+import { openFeedSeq } from '../src/store/feed'
+import { istNow } from '../src/store/freshness'
 import { loadRows } from '../src/store/load'
+import { CALL_BUCKET_SQL } from '../src/store/schema'
 import { openStore } from '../src/store/open'
 import type { CallRow, StoreRows } from '../src/store/rows'
 
@@ -166,4 +172,126 @@ describe('a full load numbers every call as the contract does, whatever the orde
     expect(places.gaveUp).toBe(true)
     expect(got).toEqual(expected)
   })
+})
+
+// ---------------------------------------------------------------- incremental runs against the brute force
+
+/** master-contract §2's order as the store keeps it: a start that is a time before one that stays text (callCodec.ts). */
+const isTime = (t: string) => !Number.isNaN(Date.parse(`${t.replace(' ', 'T')}Z`)) && new Date(`${t.replace(' ', 'T')}Z`).toISOString().slice(0, 19).replace('T', ' ') === t
+const placeKey = (r: CallRow) => `${isTime(r.call_start_time) ? 0 : 1}${r.call_start_time}|${r.call_log_id}`
+
+function bruteByKey(rows: CallRow[]): { places: Map<string, number>; totals: Map<string, number> } {
+  const places = new Map<string, number>()
+  const totals = new Map<string, number>()
+  const byCaller = new Map<string, CallRow[]>()
+  for (const r of rows) byCaller.set(mobileOf(r), [...(byCaller.get(mobileOf(r)) ?? []), r])
+  for (const [mobile, own] of byCaller) {
+    own.sort((a, b) => (placeKey(a) < placeKey(b) ? -1 : 1)).forEach((r, i) => places.set(r.call_log_id, i))
+    totals.set(mobile, own.length)
+  }
+  return { places, totals }
+}
+
+/** One incremental run, as sync applies it: changed and new calls, then the calls the master no longer has. */
+function run(db: ReturnType<typeof openStore>, upserts: CallRow[], removed: string[]): void {
+  const client = db.$client
+  client.transaction(() => {
+    const changes = new Changes(client, storeFaces(client), openFeedSeq(client, istNow()), { stores: false, products: false }, () => {})
+    changes.calls(upserts)
+    changes.removeCalls(removed)
+    changes.refresh()
+  })()
+}
+
+describe('incremental runs number every call as the contract does, across calls_mobile’s time buckets', () => {
+  // 30 callers over 400 days (33 buckets of 2^20 s), a few starts that stay text
+  const day = (d: number, s: number) => new Date(Date.UTC(2025, 0, 1) + d * 86_400_000 + s * 1000).toISOString().slice(0, 19).replace('T', ' ')
+  const callAt = (i: number, caller: number, time: string): CallRow => ({
+    call_log_id: `R${pad(next(1000), 3)}-${i}`, website_id: 1 + next(3), call_start_time: time, caller_number: `+91${9_700_000_000 + caller * 7_654_321}`,
+    duration_seconds: next(100), did_number: '+918000000001', event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: time,
+  })
+  const randomTime = () => (next(40) === 0 ? `2025-02-3${next(2)} 10:00:00` : day(next(400), next(4) * 20_000))
+  const randomCaller = () => Math.floor(Math.pow(next(1000) / 1000, 2) * 30)
+
+  for (const trial of [1, 2, 3, 4]) {
+    test(`trial ${trial}: new calls late and in time, callers and starts changed, calls removed, several in one run`, () => {
+      seed = 1000 + trial
+      let n = 0
+      const current = new Map<string, CallRow>()
+      for (let i = 0; i < 300; i++) {
+        const c = callAt(n++, randomCaller(), randomTime())
+        current.set(c.call_log_id, c)
+      }
+      const db = openStore(':memory:')
+      const rows = { dealers: [], stores: [], employees: [], employee_dealers: [], products: [], product_images: [], integrations: [], metrics: [], calls: [...current.values()] } as unknown as StoreRows
+      loadRows(db, rows, '2025-03-04 00:00:00', new CallerPlaces({ slots: 1 << 10, disordered: 1000 }))
+      for (let round = 0; round < 6; round++) {
+        const upserts: CallRow[] = []
+        const removed: string[] = []
+        const ids = () => [...current.keys()]
+        for (let k = 0; k < 40; k++) {
+          const kind = next(10)
+          const id = ids()[next(current.size)]
+          if (kind < 4) {
+            // a new call: mostly after everything, as a day brings them; some late
+            const c = callAt(n++, randomCaller(), kind < 3 ? day(400 + round, next(86_400)) : randomTime())
+            upserts.push(c)
+            current.set(c.call_log_id, c)
+          } else if (kind < 6) {
+            const c = { ...current.get(id)!, caller_number: `0${9_700_000_000 + randomCaller() * 7_654_321}` }
+            upserts.push(c)
+            current.set(id, c)
+          } else if (kind < 8) {
+            const c = { ...current.get(id)!, call_start_time: randomTime() }
+            upserts.push(c)
+            current.set(id, c)
+          } else if (!upserts.some((u) => u.call_log_id === id)) {
+            removed.push(id)
+            current.delete(id)
+          }
+        }
+        run(db, upserts, removed)
+        const got = db.$client.query('SELECT call_log_id, prev_calls_count FROM calls').all() as { call_log_id: string; prev_calls_count: number }[]
+        const totals = db.$client.query("SELECT substr(CAST(mobile AS TEXT), 2) AS mobile, total FROM callers WHERE total > 0").all() as { mobile: string; total: number }[]
+        expect({ places: new Map(got.map((r) => [r.call_log_id, r.prev_calls_count])), totals: new Map(totals.map((r) => [r.mobile, r.total])) }).toEqual(bruteByKey([...current.values()]))
+      }
+      // the runs spanned many buckets, and some starts stayed text
+      expect((db.$client.query(`SELECT count(DISTINCT ${CALL_BUCKET_SQL}) AS n FROM calls`).get() as { n: number }).n).toBeGreaterThan(20)
+      expect((db.$client.query("SELECT count(*) AS n FROM calls WHERE typeof(start) = 'text'").get() as { n: number }).n).toBeGreaterThan(0)
+    })
+  }
+})
+
+test("calls_mobile's bucket of a start, worked out in the code, is the one SQLite's index holds", () => {
+  const db = openStore(':memory:')
+  const starts: (number | string)[] = [0, 1, 2 ** 20 - 1, 2 ** 20, 2 ** 20 + 1, 1_735_689_600, 4_294_967_295, -1, -(2 ** 20), -(2 ** 20) - 1, 1.5, 1_048_575.9, -0.5, '2025-02-30 10:00:00', '']
+  const inSql = db.$client.query<{ b: number }, [number | string]>(`SELECT ${CALL_BUCKET_SQL} AS b FROM (SELECT ? AS start)`)
+  expect(starts.map((s) => bucketOf(s))).toEqual(starts.map((s) => inSql.get(s)!.b))
+})
+
+test("a caller's buckets from a place on are those that hold calls: a lone call in 2099 adds one, not the empty ones before it", () => {
+  const db = openStore(':memory:')
+  const at = (t: string) => Date.parse(`${t}Z`) / 1000
+  const insert = db.$client.query('INSERT INTO calls (start, call_log_id, website_id, caller_number, duration_seconds, did_number, event_type, substatus, created_at, mobile) VALUES (?, ?, 0, \'\', 0, 0, 0, 1, 0, 1)')
+  for (const [i, t] of ['2025-01-01T00:00:00', '2025-01-02T00:00:00', '2025-03-01T00:00:00', '2099-01-01T00:00:00'].entries()) insert.run(at(t), `B${i}`)
+  const buckets = bucketsFrom(db.$client)
+  const [jan, mar, far] = ['2025-01-01T00:00:00', '2025-03-01T00:00:00', '2099-01-01T00:00:00'].map((t) => bucketOf(at(t)))
+  expect(JSON.parse(buckets(at('2025-01-01T12:00:00')))).toEqual([jan, mar, far])
+  expect(JSON.parse(buckets(at('2025-02-01T00:00:00')))).toEqual([mar, far])
+  expect(JSON.parse(buckets(-Infinity))).toEqual([jan, mar, far])
+  expect(JSON.parse(buckets(at('2099-06-01T00:00:00')))).toEqual([])
+  insert.run('2025-02-30 10:00:00', 'T1') // a start that stays text: its bucket orders after every number
+  expect(JSON.parse(buckets(at('2099-06-01T00:00:00')))).toEqual([4503599627370496])
+  expect(JSON.parse(buckets('2025-02-30 10:00:00'))).toEqual([4503599627370496])
+})
+
+test('a full load of 700 callers writes every total it counted (whole statements of 256 callers and the rest)', () => {
+  const many: CallRow[] = Array.from({ length: 1_400 }, (_, i) => ({
+    ...calls[0], call_log_id: `M${i}`, caller_number: String(9_600_000_000 + (i % 700) * 9_973 + (i % 3)), call_start_time: `2025-03-0${1 + (i % 3)} 10:00:0${i % 10}`,
+  }))
+  const places = new CallerPlaces({ slots: 1 << 11, disordered: 1000 })
+  const got = loaded(many, places)
+  expect(places.gaveUp).toBe(false)
+  expect(got.totals.size).toBeGreaterThan(512)
+  expect(got).toEqual(bruteForce(many))
 })

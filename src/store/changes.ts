@@ -37,6 +37,7 @@ export class Changes {
   private days = new Set<string>() // `${website_id}|${day}`
   private minutes = new Set<number>()
   private callers = new Map<number, Place>() // mobile → earliest touched place
+  private added = new Map<number, number>() // mobile → calls added less removed, not yet in its total
   private metricStores = new Map<number, string>() // website_id → earliest changed date
 
   constructor(
@@ -97,10 +98,11 @@ export class Changes {
     // a call goes in at its caller's place as the stored calls before it number it: renumbering
     // then rewrites only the calls that come after it (each rewrite updates the call and three
     // of its indexes)
-    const placeOf = placeAmongCalls(this.client)
+    const placeOf = placeAmongCalls(this.client, this.added)
     const insert = (values: StoredValue[], feedSeq: StoredValue): Pick<Place, 'before' | 'last'> => {
       const place = placeOf(values[MOBILE] as number, values[START] as number | string, values[1] as string)
       insertAt.run(...values, feedSeq, place.before)
+      this.count(values, 1)
       return place
     }
     // a change no record shows (a blank recording becoming NULL) keeps the call's feed position
@@ -126,11 +128,14 @@ export class Changes {
         // a recording or CRM field filled in later changes no count; a corrected substatus does
         if (old[SUBSTATUS] !== values[SUBSTATUS] || old[DURATION] !== values[DURATION]) this.touchCounts(values)
         if (old[MOBILE] !== values[MOBILE]) {
+          this.count(old, -1)
+          this.count(values, 1)
           this.touchCaller(old)
           this.touchCaller(values)
         }
       } else {
         remove.run(old[START], id)
+        this.count(old, -1)
         const moved = this.shown(old[WEBSITE] as number) || this.shown(values[WEBSITE] as number)
         const inserted = insert(values, moved ? this.seq : old[STORED_CALL_COLUMNS.length])
         this.touchCounts(old)
@@ -174,6 +179,7 @@ export class Changes {
       const old = find.values(id)[0] as StoredValue[] | undefined
       if (!old) continue
       remove.run(old[START], id)
+      this.count(old, -1)
       markGone(this.client, id, this.shown(old[WEBSITE] as number) ? this.seq : (old[STORED_CALL_COLUMNS.length] as number))
       this.touchCounts(old)
       this.touchCaller(old)
@@ -189,6 +195,12 @@ export class Changes {
     const websiteId = call[WEBSITE] as number
     if (websiteId !== 0) this.days.add(`${websiteId}|${dayText(start)}`)
     this.minutes.add(minuteOf(start))
+  }
+
+  /** A stored call went in (1) or out (-1): its caller's total, as placing a call reads it (derive/callers.ts placeAmongCalls). */
+  private count(call: StoredValue[], n: 1 | -1): void {
+    const mobile = call[MOBILE] as number
+    this.added.set(mobile, (this.added.get(mobile) ?? 0) + n)
   }
 
   /** A stored call's caller: renumbered at refresh from its earliest touched place (`inserted`: the call went in there, numbered, derive/callers.ts Place). */
@@ -217,11 +229,11 @@ export class Changes {
     this.step('derived:call_days')
     refreshCallMinutes(this.client, this.minutes)
     this.step('derived:call_minutes')
-    renumberCallers(this.client, this.callers, this.seq)
+    renumberCallers(this.client, this.callers, this.seq, this.added)
     this.step('derived:callers')
     if (this.productsToDerive) deriveProducts(this.client)
     this.productsToDerive = false
-    for (const touched of [this.days, this.minutes, this.callers, this.metricStores]) touched.clear()
+    for (const touched of [this.days, this.minutes, this.callers, this.added, this.metricStores]) touched.clear()
     this.facesBefore = this.facesNow
   }
 }

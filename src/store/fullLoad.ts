@@ -102,11 +102,15 @@ export class FullLoad {
 
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
+    let totals = this.places.totals()
     const counted = this.places.counted()
     // the rows read and the callers' table (134 MB at production size) let go before the sorts
     // take their memory: little is allocated after this, and the collector kept the table to the
     // end of the run. A load of fewer rows (fixtures, the demo) has little to let go.
     if (this.rowsRead >= COLLECT_EVERY) Bun.gc(true)
+    if (totals) writeCallers(this.client, totals, this.seq)
+    totals = null
+    this.step('full:callers as counted')
     this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, visible, feed_seq)
       SELECT ${STORED}, ${counted ? 'place' : PLACE_IN_SEQUENCE_SQL}, visible, ${this.seq}
       FROM load_calls ORDER BY start, call_log_id`)
@@ -116,7 +120,8 @@ export class FullLoad {
     this.step('full:call and listing indexes')
     this.places.renumberDisordered(this.client, this.seq)
     this.step('full:callers out of order renumbered')
-    buildCallers(this.client, this.seq)
+    // counting stopped: the callers counted from the calls
+    if (!counted) buildCallers(this.client, this.seq)
     this.step('full:callers')
     buildCallDays(this.client)
     this.step('full:call_days')
@@ -124,6 +129,27 @@ export class FullLoad {
     deriveProducts(this.client)
     this.step('full:call_minutes and products')
   }
+}
+
+/**
+ * The callers' totals as the load counted them, in key order (the table filled from its end), 256
+ * to a statement: 4.4 million callers took 3.1 s so, 4.0 s sixteen to a statement.
+ */
+function writeCallers(client: Database, { mobiles, calls }: { mobiles: Float64Array; calls: Uint32Array }, seq: number): void {
+  client.run('DELETE FROM callers')
+  const batch = 256
+  const statement = (rows: number) => client.query(`INSERT INTO callers (mobile, total, seq) VALUES ${Array.from({ length: rows }, (_, i) => `(?${2 * i + 1}, ?${2 * i + 2}, ${Number(seq)})`).join(', ')}`)
+  const many = statement(batch)
+  const params = new Array<number>(2 * batch)
+  let k = 0
+  for (; k + batch <= mobiles.length; k += batch) {
+    for (let i = 0; i < batch; i++) {
+      params[2 * i] = mobiles[k + i]
+      params[2 * i + 1] = calls[k + i]
+    }
+    many.run(...params)
+  }
+  if (k < mobiles.length) statement(mobiles.length - k).run(...Array.from(mobiles.subarray(k)).flatMap((m, i) => [m, calls[k + i]]))
 }
 
 /**

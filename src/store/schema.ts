@@ -105,6 +105,15 @@ export const callTexts = sqliteTable(
   (t) => [uniqueIndex('call_texts_text').on(t.text)],
 )
 
+/**
+ * SQL: the first column of calls_mobile, a call's time bucket: its start in seconds shifted right
+ * by 20 (about 12 days), and after every such bucket one for starts stored as text (callCodec.ts:
+ * a start that is no time). It never decreases as (start, call_log_id) grows, so a caller's calls
+ * in order are its entries of each bucket in turn (derive/callers.ts), and the calls of a day go
+ * into the last bucket's few thousand pages. SQLite matches an index's expression by its text.
+ */
+export const CALL_BUCKET_SQL = "iif(typeof(start) IN ('text', 'blob'), 4503599627370496, start >> 20)"
+
 // Every master call, visible or not (caller counts include them all), in time
 // order: call history across stores is one range of this table. Stored compact
 // (callCodec.ts): times as seconds, substatus and mobile as numbers, did_number and
@@ -144,8 +153,10 @@ export const calls = sqliteTable(
     index('calls_store').on(t.websiteId, t.start, t.callLogId, t.callerNumber, t.durationSeconds, t.didNumber, t.eventType, t.substatus,
       t.recordingUrl, t.crmLeadId, t.crmSyncedAt, t.createdAt, t.mobile, t.prevCallsCount),
     uniqueIndex('calls_call_log_id').on(t.callLogId),
-    // a caller's calls in order with their positions: sync renumbers from the index alone
-    index('calls_mobile').on(t.mobile, t.start, t.callLogId, t.prevCallsCount),
+    // a caller's calls in order with their positions, by time bucket first (CALL_BUCKET_SQL): sync
+    // places and renumbers from the index alone, and a day's new calls go into the last bucket's
+    // pages, not into one random page of the whole index each
+    index('calls_mobile').on(sql.raw(`(${CALL_BUCKET_SQL})`), t.mobile, t.start, t.callLogId, t.prevCallsCount),
     // the change feed in position order: an answer is one range of this index (changes.md)
     index('calls_feed').on(t.feedSeq, t.callLogId),
   ],

@@ -93,6 +93,22 @@ export class CallerPlaces {
     this.letGo()
   }
 
+  /**
+   * Each caller counted and its calls, in mobile order (the callers table's key), while every call
+   * is counted; null once counting stopped. A sort of the callers' mobiles here: the calls' GROUP BY
+   * mobile sorts every call (13 s of a 20-million-call load). Before counted(), which lets the table go.
+   */
+  totals(): { mobiles: Float64Array; calls: Uint32Array } | null {
+    if (this.gaveUp) return null
+    const table = this.table
+    const mobiles = new Float64Array(this.callers)
+    for (let at = 0, k = 0; at < table.length; at += 4) if (table[at] !== 0 || table[at + 1] !== 0) mobiles[k++] = table[at + 1] * 2 ** 32 + table[at]
+    mobiles.sort()
+    const calls = new Uint32Array(mobiles.length)
+    for (let k = 0; k < mobiles.length; k++) calls[k] = table[find(table, mobiles[k] >>> 0, (mobiles[k] / 2 ** 32) >>> 0) * 4 + 2]
+    return { mobiles, calls }
+  }
+
   /** Every call was counted: the table is let go. Whether the places counted stand (else the window numbers the calls). */
   counted(): boolean {
     this.letGo()

@@ -2,24 +2,26 @@
 // every call of the master, visible or not (master-contract §2), and in the
 // callers table its lifetime total: its last call's place + 1, with the run
 // that last changed it. The full load numbers every call as it sorts them into
-// place, then counts callers from the calls_mobile index; an incremental run
-// renumbers each touched caller from its earliest touched place and writes its
-// new total. A caller whose calls all went (to another number, or out of the
+// place, then counts each caller's calls; an incremental run places a new call
+// from its caller's total (the calls after it are read from calls_mobile, by
+// time bucket: none, for a day's new call), renumbers each touched caller from
+// its earliest touched place and writes its new total. A caller whose calls all went (to another number, or out of the
 // master) keeps a row with total 0, so a server taking in only the changed
 // totals (store/callerTotals.ts) learns of it too. A full load over a loaded
 // store writes every caller afresh (callerTotals.ts then reads them all again).
 import type { Database } from 'bun:sqlite'
 import { int } from '../bound'
+import { CALL_BUCKET_SQL } from '../schema'
 
 export { mobileOf } from '../callCodec'
 
 /** The full load's side: each call's place, as a window over the whole calls table. */
 export const PLACE_IN_SEQUENCE_SQL = 'row_number() OVER (PARTITION BY mobile ORDER BY start, call_log_id) - 1'
 
-/** The full load's side: every caller's total, from the places the calls were given (one pass over calls_mobile). */
+/** The full load's side: every caller's total, its calls counted. */
 export function buildCallers(client: Database, seq: number): void {
   client.run('DELETE FROM callers')
-  client.run(`INSERT INTO callers (mobile, total, seq) SELECT mobile, max(prev_calls_count) + 1, ${Number(seq)} FROM calls INDEXED BY calls_mobile GROUP BY mobile`)
+  client.run(`INSERT INTO callers (mobile, total, seq) SELECT mobile, count(*), ${Number(seq)} FROM calls GROUP BY mobile`)
 }
 
 /** A call's place in time: (start as stored, call_log_id), ordered as SQLite orders them (numbers before text). */
@@ -48,33 +50,68 @@ export function comparePlaces(a: Place, b: Place): number {
   return a.callLogId < b.callLogId ? -1 : a.callLogId > b.callLogId ? 1 : 0
 }
 
+/** calls_mobile's bucket of a start as stored, as CALL_BUCKET_SQL computes it (SQLite shifts the integer part). */
+export const bucketOf = (start: number | string): number =>
+  typeof start === 'number' ? Math.floor(Math.trunc(start) / BUCKET_SPAN) + 0 : TEXT_BUCKET // + 0: no -0
+const BUCKET_SPAN = 2 ** 20
+const TEXT_BUCKET = 4503599627370496
+/** the bucket of the smallest integer SQLite holds: a walk from a place before every call starts here */
+const MIN_BUCKET = -(2 ** 43)
+
+/**
+ * The buckets a caller's calls from a place on can lie in: each numeric bucket from the place's
+ * on that holds a call, then the text bucket when some start is text (it orders after every
+ * number). As JSON, for `IN (SELECT value FROM json_each(?))`. A seek of the calls' key for each
+ * bucket found, so a lone call far in the future costs one seek, not one for each empty bucket
+ * before it; a day's new call finds only the last bucket. The calls of this run count too.
+ */
+export function bucketsFrom(client: Database): (start: number | string) => string {
+  const next = client.query<{ start: number }, [number]>(`SELECT start FROM calls WHERE start >= ${int(1)} AND start < '' ORDER BY start LIMIT 1`)
+  const text = client.query<{ text: number }, []>(`SELECT EXISTS (SELECT 1 FROM calls WHERE start >= '') AS text`)
+  return (start) => {
+    const buckets: number[] = []
+    if (typeof start === 'number') {
+      for (let b = Math.max(bucketOf(start), MIN_BUCKET), found; (found = next.get(b * BUCKET_SPAN)); b++) buckets.push((b = bucketOf(found.start)))
+    }
+    if (text.get()!.text) buckets.push(TEXT_BUCKET)
+    return JSON.stringify(buckets)
+  }
+}
+const IN_BUCKETS = `${CALL_BUCKET_SQL} IN (SELECT value FROM json_each(?1)) AND mobile = ${int(2)}`
+
 /**
  * Where a place (start, call_log_id) lies among its caller's stored calls: how many come before
- * it (the number a call there takes) and whether any comes after. One statement, two seeks of
- * calls_mobile on the same page. An incremental run inserts a call numbered so; when none comes
- * after (the usual new call, its caller's last), renumbering has nothing to read for it.
+ * it (the number a call there takes) and whether any comes after. The callers' total, with what
+ * this run added and removed since it was written (`added`, by mobile), less the calls from the
+ * place on: for a new call, its caller's last, one seek of calls_mobile's last bucket that finds
+ * none. An incremental run inserts a call numbered so; when none comes after, renumbering has
+ * nothing to read for it.
  */
-export function placeAmongCalls(client: Database): (mobile: number, start: number | string, callLogId: string) => { before: number; last: boolean } {
-  const seek = client.query<{ n: number; later: number }, [number, number | string, string]>(`SELECT
-    coalesce((SELECT prev_calls_count + 1 FROM calls INDEXED BY calls_mobile
-      WHERE mobile = ${int(1)} AND (start, call_log_id) < (?2, ?3) ORDER BY start DESC, call_log_id DESC LIMIT 1), 0) AS n,
-    EXISTS (SELECT 1 FROM calls INDEXED BY calls_mobile WHERE mobile = ${int(1)} AND (start, call_log_id) > (?2, ?3)) AS later`)
+export function placeAmongCalls(client: Database, added: ReadonlyMap<number, number>): (mobile: number, start: number | string, callLogId: string) => { before: number; last: boolean } {
+  const buckets = bucketsFrom(client)
+  const total = client.query<{ total: number }, [number]>('SELECT total FROM callers WHERE mobile = ?')
+  // from the place on: a call stored at the place itself is not before it
+  const fromPlace = client.query<{ n: number }, [string, number, number | string, string]>(`SELECT count(*) AS n FROM calls INDEXED BY calls_mobile
+    WHERE ${IN_BUCKETS} AND (start, call_log_id) >= (?3, ?4)`)
   return (mobile, start, callLogId) => {
-    const { n, later } = seek.get(mobile, start, callLogId)!
-    return { before: n, last: later === 0 }
+    const after = fromPlace.get(buckets(start), mobile, start, callLogId)!.n
+    const calls = (total.get(mobile)?.total ?? 0) + (added.get(mobile) ?? 0)
+    return { before: calls - after, last: after === 0 }
   }
 }
 
 /**
  * An incremental run's side: each caller renumbered from its earliest touched place (a new
  * call is usually its last). A call whose place changed takes the run's feed position `seq`,
- * and so does each caller whose total changed.
+ * and so does each caller whose total changed. `added`: the run's calls added less removed by
+ * mobile, not yet in the callers' totals (placeAmongCalls).
  */
-export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number): void {
-  const placeOf = placeAmongCalls(client)
+export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number, added: ReadonlyMap<number, number> = new Map()): void {
+  const placeOf = placeAmongCalls(client, added)
+  const buckets = bucketsFrom(client)
   const after = client.query(`SELECT start, call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
-    WHERE mobile = ${int(1)} AND (start, call_log_id) >= (?2, ?3)
-    ORDER BY start, call_log_id`)
+    WHERE ${IN_BUCKETS} AND (start, call_log_id) >= (?3, ?4)
+    ORDER BY ${CALL_BUCKET_SQL}, start, call_log_id`)
   // a call of a visible store moves in the feed; one of an invisible store is in no copy (a store
   // that turned invisible this run moves all its calls anyway: store/feed.ts; calls.visible is
   // up to date by now: changes.ts marks the stores that turned first)
@@ -89,7 +126,7 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
     }
     let n = place.before ?? placeOf(mobile, place.start, place.callLogId).before
     // read before writing: prev_calls_count is part of the index being walked
-    for (const r of after.all(mobile, place.start, place.callLogId) as { start: number | string; call_log_id: string; prev_calls_count: number }[]) {
+    for (const r of after.all(buckets(place.start), mobile, place.start, place.callLogId) as { start: number | string; call_log_id: string; prev_calls_count: number }[]) {
       if (r.prev_calls_count !== n) setPlace.run(n, seq, r.start, r.call_log_id)
       n++
     }
