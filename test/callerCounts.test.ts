@@ -4,7 +4,7 @@
 // - prev_calls_count: those strictly before this call by (call_start_time, call_log_id);
 // - call_duration_minutes: duration_seconds / 60 rounded half-up to 2 decimals.
 // The service keeps these as derived columns (calls.mobile, calls.prev_calls_count,
-// and a caller's total as its last calls_mobile position + 1); the brute force here recomputes them from the base columns.
+// and each caller's total in callers); the brute force here recomputes them from the base columns.
 import { describe, expect, test } from 'bun:test'
 import { seedDemo } from '../db/fixtures/demo'
 import { applyChanges } from '../src/store/load'

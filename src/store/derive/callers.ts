@@ -5,10 +5,11 @@
 // place, then counts each caller's calls; an incremental run places a new call
 // from its caller's total (the calls after it are read from calls_mobile, by
 // time bucket: none, for a day's new call), renumbers each touched caller from
-// its earliest touched place and writes its new total. A caller whose calls all went (to another number, or out of the
-// master) keeps a row with total 0, so a server taking in only the changed
-// totals (store/callerTotals.ts) learns of it too. A full load over a loaded
-// store writes every caller afresh (callerTotals.ts then reads them all again).
+// its earliest touched place and writes its new total. A caller whose calls all
+// went (to another number, or out of the master) keeps a row with total 0, so a
+// server taking in only the changed totals (store/callerTotals.ts) learns of it
+// too. A full load over a loaded store writes every caller afresh
+// (callerTotals.ts then reads them all again).
 import type { Database } from 'bun:sqlite'
 import { int } from '../bound'
 import { CALL_BUCKET_SQL } from '../schema'
@@ -70,8 +71,11 @@ export function bucketsFrom(client: Database): (start: number | string) => strin
   const text = client.query<{ text: number }, []>(`SELECT EXISTS (SELECT 1 FROM calls WHERE start >= '') AS text`)
   return (start) => {
     const buckets: number[] = []
-    if (typeof start === 'number') {
-      for (let b = Math.max(bucketOf(start), MIN_BUCKET), found; (found = next.get(b * BUCKET_SPAN)); b++) buckets.push((b = bucketOf(found.start)))
+    for (let from = typeof start === 'number' ? Math.max(bucketOf(start), MIN_BUCKET) : null; from !== null; ) {
+      const found = next.get(from * BUCKET_SPAN)
+      if (!found) break
+      buckets.push(bucketOf(found.start))
+      from = buckets[buckets.length - 1] + 1
     }
     if (text.get()!.text) buckets.push(TEXT_BUCKET)
     return JSON.stringify(buckets)
