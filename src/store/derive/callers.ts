@@ -112,7 +112,15 @@ export function placeAmongCalls(client: Database, added: ReadonlyMap<number, num
  */
 export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number, added: ReadonlyMap<number, number> = new Map()): void {
   const placeOf = placeAmongCalls(client, added)
-  const buckets = bucketsFrom(client)
+  // renumbering adds no call, so the buckets from a place's on stay the same through it: found
+  // once for each bucket a place lies in (a full load's callers out of order all start before every call)
+  const bucketsFromPlace = bucketsFrom(client)
+  const found = new Map<number, string>()
+  const buckets = (start: number | string) => {
+    let list = found.get(bucketOf(start))
+    if (list === undefined) found.set(bucketOf(start), (list = bucketsFromPlace(start)))
+    return list
+  }
   const after = client.query(`SELECT start, call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
     WHERE ${IN_BUCKETS} AND (start, call_log_id) >= (?3, ?4)
     ORDER BY ${CALL_BUCKET_SQL}, start, call_log_id`)
