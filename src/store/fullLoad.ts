@@ -102,6 +102,7 @@ export class FullLoad {
 
   /** The calls sorted into place, their indexes, and every derived table. */
   finish(): void {
+    // the callers' totals as counted, taken before the table goes and let go before the sorts
     let totals = this.places.totals()
     const counted = this.places.counted()
     // the rows read and the callers' table (134 MB at production size) let go before the sorts
@@ -137,35 +138,30 @@ export class FullLoad {
  */
 function writeCallers(client: Database, { mobiles, calls }: { mobiles: Float64Array; calls: Uint32Array }, seq: number): void {
   client.run('DELETE FROM callers')
-  const batch = 256
-  const statement = (rows: number) => client.query(`INSERT INTO callers (mobile, total, seq) VALUES ${Array.from({ length: rows }, (_, i) => `(?${2 * i + 1}, ?${2 * i + 2}, ${Number(seq)})`).join(', ')}`)
-  const many = statement(batch)
-  const params = new Array<number>(2 * batch)
-  let k = 0
-  for (; k + batch <= mobiles.length; k += batch) {
-    for (let i = 0; i < batch; i++) {
-      params[2 * i] = mobiles[k + i]
-      params[2 * i + 1] = calls[k + i]
-    }
-    many.run(...params)
+  const rows = new BatchedInsert(client, 'INSERT INTO callers (mobile, total, seq) VALUES', 2, (n) => `(?${n + 1}, ?${n + 2}, ${Number(seq)})`, 256)
+  const row: StoredValue[] = [0, 0] // one array for every row: row() copies its values
+  for (let k = 0; k < mobiles.length; k++) {
+    row[0] = mobiles[k]
+    row[1] = calls[k]
+    rows.row(row)
   }
-  if (k < mobiles.length) statement(mobiles.length - k).run(...Array.from(mobiles.subarray(k)).flatMap((m, i) => [m, calls[k + i]]))
+  rows.flush()
 }
 
 /**
- * Rows written BATCH_ROWS to a statement: an INSERT of one row cost 0.9–1.8 µs a row, one of
- * 8 to 32 rows 0.6–0.8 (the statement's call, step and reset paid once for them all). `tuple(n)`
- * is one row's VALUES tuple, its parameters numbered from n + 1. A batch's last rows are
- * written by `flush`.
+ * Rows written BATCH_ROWS (or `batch`) to a statement: an INSERT of one row cost 0.9–1.8 µs a
+ * row, one of 8 to 32 rows 0.6–0.8 (the statement's call, step and reset paid once for them all).
+ * `tuple(n)` is one row's VALUES tuple, its parameters numbered from n + 1. A batch's last rows
+ * are written by `flush`.
  */
 class BatchedInsert {
   private readonly many: Statement
   private readonly params: StoredValue[]
   private held = 0
 
-  constructor(private client: Database, private insert: string, private columns: number, private tuple: (n: number) => string) {
-    this.many = this.statement(BATCH_ROWS)
-    this.params = new Array<StoredValue>(BATCH_ROWS * columns)
+  constructor(private client: Database, private insert: string, private columns: number, private tuple: (n: number) => string, private batch = BATCH_ROWS) {
+    this.many = this.statement(batch)
+    this.params = new Array<StoredValue>(batch * columns)
   }
 
   private statement(rows: number): Statement {
@@ -175,7 +171,7 @@ class BatchedInsert {
   row(values: StoredValue[]): void {
     const { columns, params } = this
     for (let i = 0; i < columns; i++) params[this.held * columns + i] = values[i]
-    if (++this.held === BATCH_ROWS) {
+    if (++this.held === this.batch) {
       this.many.run(...params)
       this.held = 0
     }

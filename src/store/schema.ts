@@ -112,7 +112,10 @@ export const callTexts = sqliteTable(
  * in order are its entries of each bucket in turn (derive/callers.ts), and the calls of a day go
  * into the last bucket's few thousand pages. SQLite matches an index's expression by its text.
  */
-export const CALL_BUCKET_SQL = "iif(typeof(start) IN ('text', 'blob'), 4503599627370496, start >> 20)"
+export const CALL_BUCKET_BITS = 20
+/** The text bucket: past any start >> CALL_BUCKET_BITS of a 64-bit integer (2^43 at most). */
+export const TEXT_CALL_BUCKET = 2 ** 52
+export const CALL_BUCKET_SQL = `iif(typeof(start) IN ('text', 'blob'), ${TEXT_CALL_BUCKET}, start >> ${CALL_BUCKET_BITS})`
 
 // Every master call, visible or not (caller counts include them all), in time
 // order: call history across stores is one range of this table. Stored compact

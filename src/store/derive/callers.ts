@@ -12,7 +12,7 @@
 // (callerTotals.ts then reads them all again).
 import type { Database } from 'bun:sqlite'
 import { int } from '../bound'
-import { CALL_BUCKET_SQL } from '../schema'
+import { CALL_BUCKET_BITS, CALL_BUCKET_SQL, TEXT_CALL_BUCKET } from '../schema'
 
 export { mobileOf } from '../callCodec'
 
@@ -53,11 +53,10 @@ export function comparePlaces(a: Place, b: Place): number {
 
 /** calls_mobile's bucket of a start as stored, as CALL_BUCKET_SQL computes it (SQLite shifts the integer part). */
 export const bucketOf = (start: number | string): number =>
-  typeof start === 'number' ? Math.floor(Math.trunc(start) / BUCKET_SPAN) + 0 : TEXT_BUCKET // + 0: no -0
-const BUCKET_SPAN = 2 ** 20
-const TEXT_BUCKET = 4503599627370496
+  typeof start === 'number' ? Math.floor(Math.trunc(start) / BUCKET_SPAN) + 0 : TEXT_CALL_BUCKET // + 0: no -0
+const BUCKET_SPAN = 2 ** CALL_BUCKET_BITS
 /** the bucket of the smallest integer SQLite holds: a walk from a place before every call starts here */
-const MIN_BUCKET = -(2 ** 43)
+const MIN_BUCKET = -(2 ** (63 - CALL_BUCKET_BITS))
 
 /**
  * The buckets a caller's calls from a place on can lie in: each numeric bucket from the place's
@@ -71,13 +70,10 @@ export function bucketsFrom(client: Database): (start: number | string) => strin
   const text = client.query<{ text: number }, []>(`SELECT EXISTS (SELECT 1 FROM calls WHERE start >= '') AS text`)
   return (start) => {
     const buckets: number[] = []
-    for (let from = typeof start === 'number' ? Math.max(bucketOf(start), MIN_BUCKET) : null; from !== null; ) {
-      const found = next.get(from * BUCKET_SPAN)
-      if (!found) break
-      buckets.push(bucketOf(found.start))
-      from = buckets[buckets.length - 1] + 1
-    }
-    if (text.get()!.text) buckets.push(TEXT_BUCKET)
+    // each step seeks the first call past the bucket found last
+    let found = typeof start === 'number' ? next.get(Math.max(bucketOf(start), MIN_BUCKET) * BUCKET_SPAN) : null
+    for (; found; found = next.get((buckets[buckets.length - 1] + 1) * BUCKET_SPAN)) buckets.push(bucketOf(found.start))
+    if (text.get()!.text) buckets.push(TEXT_CALL_BUCKET)
     return JSON.stringify(buckets)
   }
 }
@@ -91,8 +87,11 @@ const IN_BUCKETS = `${CALL_BUCKET_SQL} IN (SELECT value FROM json_each(?1)) AND 
  * none. An incremental run inserts a call numbered so; when none comes after, renumbering has
  * nothing to read for it.
  */
-export function placeAmongCalls(client: Database, added: ReadonlyMap<number, number>): (mobile: number, start: number | string, callLogId: string) => { before: number; last: boolean } {
-  const buckets = bucketsFrom(client)
+export function placeAmongCalls(
+  client: Database,
+  added: ReadonlyMap<number, number>,
+  buckets = bucketsFrom(client),
+): (mobile: number, start: number | string, callLogId: string) => { before: number; last: boolean } {
   const total = client.query<{ total: number }, [number]>('SELECT total FROM callers WHERE mobile = ?')
   // from the place on: a call stored at the place itself is not before it
   const fromPlace = client.query<{ n: number }, [string, number, number | string, string]>(`SELECT count(*) AS n FROM calls INDEXED BY calls_mobile
@@ -111,9 +110,9 @@ export function placeAmongCalls(client: Database, added: ReadonlyMap<number, num
  * mobile, not yet in the callers' totals (placeAmongCalls).
  */
 export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number, added: ReadonlyMap<number, number> = new Map()): void {
-  const placeOf = placeAmongCalls(client, added)
   // renumbering adds no call, so the buckets from a place's on stay the same through it: found
-  // once for each bucket a place lies in (a full load's callers out of order all start before every call)
+  // once for each bucket a place lies in (a full load's callers out of order all start before every
+  // call), for the walks and the places alike
   const bucketsFromPlace = bucketsFrom(client)
   const found = new Map<number, string>()
   const buckets = (start: number | string) => {
@@ -121,6 +120,7 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
     if (list === undefined) found.set(bucketOf(start), (list = bucketsFromPlace(start)))
     return list
   }
+  const placeOf = placeAmongCalls(client, added, buckets)
   const after = client.query(`SELECT start, call_log_id, prev_calls_count FROM calls INDEXED BY calls_mobile
     WHERE ${IN_BUCKETS} AND (start, call_log_id) >= (?3, ?4)
     ORDER BY ${CALL_BUCKET_SQL}, start, call_log_id`)
