@@ -27,7 +27,7 @@ describe('migrations', () => {
       .all()
       .map((r: any) => r.name)
     // callers, call_minutes and metrics are keyed by an integer, their rowid: the fastest seek SQLite has
-    expect(withoutRowid).toEqual(['call_days', 'calls', 'dealers', 'employee_dealers', 'feed_deleted'])
+    expect(withoutRowid).toEqual(['call_days', 'caller_changes', 'calls', 'dealers', 'employee_dealers', 'feed_deleted'])
     // migrations sort to temporary files (open.ts); the store then keeps its temporary tables in memory again
     expect((db.$client.query('PRAGMA temp_store').get() as any).temp_store).toBe(2)
     db.$client.close()

@@ -4,17 +4,20 @@
 //
 // A base copy of every caller (sorted numbers and totals, typed arrays: 8
 // bytes a caller) is read from one snapshot of `callers`; each data version
-// then takes in only the callers a sync changed after that snapshot (callers.seq
-// is the run that last changed a total; one index range), which a serving
-// connection's watcher reads before its requests move to that version
-// (snapshot.ts). A base is read on a
+// then takes in only the callers a sync changed after that snapshot (the log
+// caller_changes, by run; one range of its key), which a serving connection's
+// watcher reads before its requests move to that version (snapshot.ts). A base
+// is read on a
 // connection of its own a slice at a time, between requests, so no request
 // waits for it (a small store's is read at once); until one is ready, and
-// whenever the current one is newer than the snapshot a request reads, a total
-// is one seek, as before. A base is read again once the changes taken in on
-// top of it grow past a tenth of it. Answers are the same whichever way a total
-// is found: the base's snapshot plus every later change is the snapshot's own.
+// whenever the current one is newer than the snapshot a request reads, or older
+// than what the log still holds, a total is one seek, as before. A base is read
+// again once the changes taken in on top of it grow past a tenth of it, or once
+// the log no longer holds every change since it. Answers are the same whichever
+// way a total is found: the base's snapshot plus every later change is the
+// snapshot's own.
 import { Database, type Statement } from 'bun:sqlite'
+import { CALLER_CHANGES_FROM } from './derive/callers'
 import { feedState } from './feedState'
 import type { Store } from './open'
 import { allAtOnce, buildAhead, buildOf, PER_VERSION, perVersion, sliced, type Steps } from './snapshot'
@@ -118,8 +121,11 @@ function lookupOf(db: Store): Lookup {
   view.made = true
   view.base = base
   view.lookup = null
-  if (!base && !state.reading) readBase(db, state) // at once for a store in memory: then ready below
-  if (!state.base || state.base.seq > feedState(db).head) return null // a seek per caller until a base of this snapshot or an older one is ready
+  // none yet, or the log no longer holds every change since it (a full load, or its week passed)
+  const logFrom = changesFrom(db)
+  if ((!base || base.seq < logFrom) && !state.reading) readBase(db, state) // at once for a store in memory: then ready below
+  // a seek per caller until a base of this snapshot or an older one that the log still covers is ready
+  if (!state.base || state.base.seq > feedState(db).head || state.base.seq < logFrom) return null
   view.base = state.base
   const ready = view.base
   // built by the serving connection's watcher before it moved to this commit, or now
@@ -135,8 +141,12 @@ function lookupOf(db: Store): Lookup {
   return (view.lookup = { base: ready, changed })
 }
 
-/** The callers changed after a run: from the seq index alone, which holds their totals (the mobile is the rowid). */
-export const CHANGED_SINCE_SQL = `${PER_VERSION} SELECT mobile, total FROM callers INDEXED BY callers_seq WHERE seq > ?`
+/** The callers changed after a run: one range of the log's key, in run order (a later run's total is the newer). */
+export const CHANGED_SINCE_SQL = `${PER_VERSION} SELECT mobile, total FROM caller_changes WHERE seq > ? ORDER BY seq`
+
+/** The run after which the log holds every change (derive/callers.ts); 0 in a store that never had a full load. */
+const changesFrom = (db: Store): number =>
+  Number(db.$client.query<{ value: string }, [string]>(`${PER_VERSION} SELECT value FROM meta WHERE key = ?`).get(CALLER_CHANGES_FROM)?.value ?? 0)
 
 /** The callers changed after run `seq`, set into `changed` (theirs as of an earlier run, or none), a slice of rows at a time. */
 function* changesSince(db: Store, seq: number, changed: Map<number, number>): Steps<Map<number, number>> {
@@ -164,16 +174,14 @@ buildAhead((db, at) => {
   const head = feedState(at).head
   const have = aheadOf.get(db)
   if (head <= base.seq || (have?.base === base && have.head === head)) return null
+  // the log no longer holds every change since the base (a full load over a loaded store empties
+  // it): its requests seek while every caller is read again
+  if (changesFrom(at) > base.seq) return null
   // on top of the previous run's changes when they are of the same base: only this run's callers
-  // are read. Not after a run that wrote every caller again (a full load over a loaded store
-  // deletes them all first): a caller it left out would keep the previous run's total here.
-  const from = have?.base === base && have.head < head && oldestCallerSeq(at) <= have.head ? have : null
+  // are read (the log holds every run after the base, so every run after them)
+  const from = have?.base === base && have.head < head ? have : null
   return buildOf(changesSince(at, from?.head ?? base.seq, new Map(from?.changed)), (changed) => aheadOf.set(db, { base, head, changed }))
 })
-
-/** The run that wrote the callers' oldest row (one seek of callers_seq); past any run when there are none. */
-const oldestCallerSeq = (db: Store): number =>
-  db.$client.query<{ seq: number | null }, []>(`${PER_VERSION} SELECT min(seq) AS seq FROM callers`).get()?.seq ?? Number.POSITIVE_INFINITY
 
 /** Whether the current snapshot's totals are read from memory (tests, and whoever wants to know). */
 export const callerTotalsInMemory = (db: Store): boolean => lookupOf(db) !== null

@@ -8,7 +8,7 @@ import type { Database } from 'bun:sqlite'
 import { refreshCallDays } from './derive/callDays'
 import { callValues, dayText, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
 import { CallTextIds } from './callTexts'
-import { comparePlaces, placeAmongCalls, renumberCallers, type Place } from './derive/callers'
+import { comparePlaces, placeAmongCalls, pruneCallerChanges, renumberCallers, type Place } from './derive/callers'
 import { minuteOf, minutesOfStore, refreshCallMinutes } from './derive/callMinutes'
 import { refreshMetricTotals } from './derive/metricTotals'
 import { metricKey } from './listingFigures'
@@ -230,6 +230,7 @@ export class Changes {
     refreshCallMinutes(this.client, this.minutes)
     this.step('derived:call_minutes')
     renumberCallers(this.client, this.callers, this.seq, this.added)
+    pruneCallerChanges(this.client, this.seq)
     this.step('derived:callers')
     if (this.productsToDerive) deriveProducts(this.client)
     this.productsToDerive = false

@@ -11,7 +11,7 @@ import type { Database, Statement } from 'bun:sqlite'
 import { buildCallDays } from './derive/callDays'
 import { callValues, STORED_CALL_COLUMNS, type StoredValue } from './callCodec'
 import { CallTextIds } from './callTexts'
-import { buildCallers, PLACE_IN_SEQUENCE_SQL } from './derive/callers'
+import { buildCallers, PLACE_IN_SEQUENCE_SQL, restartCallerChanges } from './derive/callers'
 import { CallerPlaces } from './derive/callerPlaces'
 import { MinuteCounts } from './derive/callMinutes'
 import { MetricTotalsAsLoaded, METRIC_TOTALS } from './derive/metricTotals'
@@ -109,7 +109,7 @@ export class FullLoad {
     // take their memory: little is allocated after this, and the collector kept the table to the
     // end of the run. A load of fewer rows (fixtures, the demo) has little to let go.
     if (this.rowsRead >= COLLECT_EVERY) Bun.gc(true)
-    if (totals) writeCallers(this.client, totals, this.seq)
+    if (totals) writeCallers(this.client, totals)
     totals = null
     this.step('full:callers as counted')
     this.client.run(`INSERT INTO calls (${STORED}, prev_calls_count, visible, feed_seq)
@@ -122,7 +122,9 @@ export class FullLoad {
     this.places.renumberDisordered(this.client, this.seq)
     this.step('full:callers out of order renumbered')
     // counting stopped: the callers counted from the calls
-    if (!counted) buildCallers(this.client, this.seq)
+    if (!counted) buildCallers(this.client)
+    // every caller is written afresh: a server reads them all again (and the renumbering's entries go)
+    restartCallerChanges(this.client, this.seq)
     this.step('full:callers')
     buildCallDays(this.client)
     this.step('full:call_days')
@@ -136,9 +138,9 @@ export class FullLoad {
  * The callers' totals as the load counted them, in key order (the table filled from its end), 256
  * to a statement: 4.4 million callers took 3.1 s so, 4.0 s sixteen to a statement.
  */
-function writeCallers(client: Database, { mobiles, calls }: { mobiles: Float64Array; calls: Uint32Array }, seq: number): void {
+function writeCallers(client: Database, { mobiles, calls }: { mobiles: Float64Array; calls: Uint32Array }): void {
   client.run('DELETE FROM callers')
-  const rows = new BatchedInsert(client, 'INSERT INTO callers (mobile, total, seq) VALUES', 2, (n) => `(?${n + 1}, ?${n + 2}, ${Number(seq)})`, 256)
+  const rows = new BatchedInsert(client, 'INSERT INTO callers (mobile, total) VALUES', 2, (n) => `(?${n + 1}, ?${n + 2})`, 256)
   const row: StoredValue[] = [0, 0] // one array for every row: row() copies its values
   for (let k = 0; k < mobiles.length; k++) {
     row[0] = mobiles[k]

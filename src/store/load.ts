@@ -34,11 +34,12 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow(), places
   })()
 }
 
-export function applyChanges(db: Store, rows: { calls?: CallRow[]; metrics?: MetricRow[] }): void {
+/** `masterNow`: the master's clock at the run, which numbers its feed position; by default now. */
+export function applyChanges(db: Store, rows: { calls?: CallRow[]; metrics?: MetricRow[] }, masterNow = istNow()): void {
   const client = db.$client
   client.transaction(() => {
     // the small tables derived again, as a sync run that wrote them would
-    const changes = new Changes(client, storeFaces(client), openFeedSeq(client, istNow()), { stores: true, products: true }, () => {})
+    const changes = new Changes(client, storeFaces(client), openFeedSeq(client, masterNow), { stores: true, products: true }, () => {})
     changes.metrics(rows.metrics ?? [])
     changes.calls(rows.calls ?? [])
     changes.refresh()

@@ -15,6 +15,7 @@ import m0008 from '../../db/migrations/0008_metrics_by_day.sql' with { type: 'te
 import m0009 from '../../db/migrations/0009_callers_seq_with_totals.sql' with { type: 'text' }
 import m0010 from '../../db/migrations/0010_call_texts.sql' with { type: 'text' }
 import m0011 from '../../db/migrations/0011_calls_mobile_by_time_bucket.sql' with { type: 'text' }
+import m0012 from '../../db/migrations/0012_callers_changes_log.sql' with { type: 'text' }
 
 const sqlByTag: Record<string, string> = {
   '0000_init': m0000,
@@ -29,6 +30,7 @@ const sqlByTag: Record<string, string> = {
   '0009_callers_seq_with_totals': m0009,
   '0010_call_texts': m0010,
   '0011_calls_mobile_by_time_bucket': m0011,
+  '0012_callers_changes_log': m0012,
 }
 
 interface Migration {

@@ -1,15 +1,16 @@
 // Callers: a call's place in its caller's sequence, prev_calls_count, across
 // every call of the master, visible or not (master-contract §2), and in the
-// callers table its lifetime total: its last call's place + 1, with the run
-// that last changed it. The full load numbers every call as it sorts them into
-// place, then counts each caller's calls; an incremental run places a new call
-// from its caller's total (the calls after it are read from calls_mobile, by
-// time bucket: none, for a day's new call), renumbers each touched caller from
-// its earliest touched place and writes its new total. A caller whose calls all
-// went (to another number, or out of the master) keeps a row with total 0, so a
-// server taking in only the changed totals (store/callerTotals.ts) learns of it
-// too. A full load over a loaded store writes every caller afresh
-// (callerTotals.ts then reads them all again).
+// callers table its lifetime total: its last call's place + 1. The full load
+// numbers every call as it sorts them into place, then counts each caller's
+// calls; an incremental run places a new call from its caller's total (the
+// calls after it are read from calls_mobile, by time bucket: none, for a day's
+// new call), renumbers each touched caller from its earliest touched place and
+// writes its new total, and each total it changed to the log caller_changes. A
+// caller whose calls all went (to another number, or out of the master) keeps a
+// row with total 0, so a server taking in only the changed totals
+// (store/callerTotals.ts) learns of it too. A full load over a loaded store
+// writes every caller afresh and empties the log (callerTotals.ts then reads
+// them all again).
 import type { Database } from 'bun:sqlite'
 import { int } from '../bound'
 import { CALL_BUCKET_BITS, CALL_BUCKET_SQL, TEXT_CALL_BUCKET } from '../schema'
@@ -20,9 +21,33 @@ export { mobileOf } from '../callCodec'
 export const PLACE_IN_SEQUENCE_SQL = 'row_number() OVER (PARTITION BY mobile ORDER BY start, call_log_id) - 1'
 
 /** The full load's side: every caller's total, its calls counted. */
-export function buildCallers(client: Database, seq: number): void {
+export function buildCallers(client: Database): void {
   client.run('DELETE FROM callers')
-  client.run(`INSERT INTO callers (mobile, total, seq) SELECT mobile, count(*), ${Number(seq)} FROM calls GROUP BY mobile`)
+  client.run('INSERT INTO callers (mobile, total) SELECT mobile, count(*) FROM calls GROUP BY mobile')
+}
+
+/** The meta key of the run after which caller_changes holds every change (schema.ts callerChanges). */
+export const CALLER_CHANGES_FROM = 'callers:changes_from'
+/**
+ * How long a run's changed callers stay in the log, in seconds of the runs' positions (the
+ * master's clock): a server whose callers' base is older reads it again. A base is read again
+ * anyway once its changes pass 50,000 callers (callerTotals.ts), about a day's at production size.
+ */
+export const CALLER_CHANGES_KEPT_SECONDS = 7 * 86_400
+
+const setChangesFrom = (client: Database, seq: number) =>
+  client.query('INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2').run(CALLER_CHANGES_FROM, String(seq))
+
+/** The full load's side, once its callers are written: the log empty, complete for the runs after the load's. */
+export function restartCallerChanges(client: Database, seq: number): void {
+  client.run('DELETE FROM caller_changes')
+  setChangesFrom(client, seq)
+}
+
+/** An incremental run's side: the log's runs older than CALLER_CHANGES_KEPT_SECONDS let go, from the start of its key. */
+export function pruneCallerChanges(client: Database, seq: number): void {
+  const until = seq - CALLER_CHANGES_KEPT_SECONDS
+  if (client.query('DELETE FROM caller_changes WHERE seq <= ?').run(until).changes > 0) setChangesFrom(client, until)
 }
 
 /** A call's place in time: (start as stored, call_log_id), ordered as SQLite orders them (numbers before text). */
@@ -106,7 +131,7 @@ export function placeAmongCalls(
 /**
  * An incremental run's side: each caller renumbered from its earliest touched place (a new
  * call is usually its last). A call whose place changed takes the run's feed position `seq`,
- * and so does each caller whose total changed. `added`: the run's calls added less removed by
+ * and each caller whose total changed goes into the log at `seq`. `added`: the run's calls added less removed by
  * mobile, not yet in the callers' totals (placeAmongCalls).
  */
 export function renumberCallers(client: Database, earliest: Map<number, Place>, seq: number, added: ReadonlyMap<number, number> = new Map()): void {
@@ -129,11 +154,16 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
   // up to date by now: changes.ts marks the stores that turned first)
   const setPlace = client.query(`UPDATE calls SET prev_calls_count = ?1,
     feed_seq = iif(visible = 1, ?2, feed_seq) WHERE start = ?3 AND call_log_id = ?4`)
-  const setTotal = client.query('INSERT INTO callers (mobile, total, seq) VALUES (?1, ?2, ?3) ON CONFLICT (mobile) DO UPDATE SET total = ?2, seq = ?3 WHERE total <> ?2')
+  const upsertTotal = client.query('INSERT INTO callers (mobile, total) VALUES (?1, ?2) ON CONFLICT (mobile) DO UPDATE SET total = ?2 WHERE total <> ?2')
+  const logTotal = client.query('INSERT INTO caller_changes (seq, mobile, total) VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET total = ?3')
+  // a caller's total, logged when it changed (a caller is renumbered once a refresh; a run may refresh twice)
+  const setTotal = (mobile: number, total: number) => {
+    if (upsertTotal.run(mobile, total).changes > 0) logTotal.run(seq, mobile, total)
+  }
   for (const [mobile, place] of [...earliest].sort((a, b) => a[0] - b[0])) {
     if (place.last && place.before !== undefined) {
       // the call went in numbered `before`, its caller's last: the total follows, and no call moves
-      setTotal.run(mobile, place.before + 1, seq)
+      setTotal(mobile, place.before + 1)
       continue
     }
     let n = place.before ?? placeOf(mobile, place.start, place.callLogId).before
@@ -143,6 +173,6 @@ export function renumberCallers(client: Database, earliest: Map<number, Place>, 
       n++
     }
     // n is now the caller's total: 0 when all its calls moved to another number or left the master
-    setTotal.run(mobile, n, seq)
+    setTotal(mobile, n)
   }
 }
