@@ -30,6 +30,20 @@ function compare(served: Store): { inMemory: boolean; callers: number } {
   })
 }
 
+/** A file store of the demo fixtures, and a serving connection on it once it holds every caller in memory. */
+async function servedDemoStore(): Promise<{ writer: Store; served: Store }> {
+  const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
+  const writer = openStore(path)
+  seedDemo(writer)
+  const served = openStore(path, { migrate: false, serving: true })
+  for (let i = 0; i < 20 && !compare(served).inMemory; i++) await turn()
+  return { writer, served }
+}
+
+/** A new answered call of store 1 from a caller, at a time. */
+const call = (id: string, caller_number: string, at: string): CallRow => ({ call_log_id: id, website_id: 1, call_start_time: at, caller_number, duration_seconds: 30, did_number: 'd',
+  event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: at })
+
 describe('caller totals in memory', () => {
   test('a file store: seeks until the base is read beside the requests, then memory, with every later sync taken in', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
@@ -87,13 +101,7 @@ describe('caller totals in memory', () => {
   })
 
   test("a base older than the log's week: every total still right, by seeks while every caller is read again", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
-    const writer = openStore(path)
-    seedDemo(writer)
-    const served = openStore(path, { migrate: false, serving: true })
-    for (let i = 0; i < 20 && !compare(served).inMemory; i++) await turn()
-    const call = (id: string, caller_number: string, at: string) => ({ call_log_id: id, website_id: 1, call_start_time: at, caller_number, duration_seconds: 30, did_number: 'd',
-      event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: at })
+    const { writer, served } = await servedDemoStore()
     const head = () => readSnapshot(served, () => served.$client.query<{ seq: number }, []>('SELECT max(seq) AS seq FROM feed_syncs').get()!.seq)
     const logged = () => writer.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM caller_changes').get()!.n
     // a run now, then one eight days on, which lets the first run's entries go: both commit before
@@ -126,19 +134,13 @@ describe('caller totals in memory', () => {
   })
 
   test('a full load over a served store: a caller it left out is found nowhere at once, not at the previous run\'s total', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'listing-')), 'store.sqlite')
-    const writer = openStore(path)
-    seedDemo(writer)
-    const served = openStore(path, { migrate: false, serving: true })
-    for (let i = 0; i < 20 && !compare(served).inMemory; i++) await turn()
+    const { writer, served } = await servedDemoStore()
     const rows = () => readSnapshot(served, () => served.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM callers').get()!.n)
     const seeded = rows()
     // two syncs, each a call from a caller the fixtures do not have: taken in by the watcher, the second on top of the first
-    const call = (id: string, at: string) => ({ call_log_id: id, website_id: 1, call_start_time: at, caller_number: '+91 9555000000', duration_seconds: 30, did_number: 'd',
-      event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: at })
-    applyChanges(writer, { calls: [call('X-1', '2025-06-30 20:00:00')] })
+    applyChanges(writer, { calls: [call('X-1', '+91 9555000000', '2025-06-30 20:00:00')] })
     for (let i = 0; i < 200 && rows() === seeded; i++) await Bun.sleep(5)
-    applyChanges(writer, { calls: [call('X-2', '2025-06-30 21:00:00')] })
+    applyChanges(writer, { calls: [call('X-2', '+91 9555000000', '2025-06-30 21:00:00')] })
     const caller = writer.$client.query<{ mobile: number }, []>("SELECT mobile FROM calls WHERE call_log_id = 'X-1'").get()!.mobile
     const totalOf = () => readSnapshot(served, () => callerTotals(served)(caller))
     for (let i = 0; i < 200 && totalOf() !== 2; i++) await Bun.sleep(5)
