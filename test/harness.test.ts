@@ -1,6 +1,6 @@
 // The suite's own harness: what a run of it leaves behind on the machine.
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 
 // with MYSQL_TEST_URL the runs use a server of the developer's, and start none of their own
 test.skipIf(Boolean(process.env.MYSQL_TEST_URL))("a run's own MariaDB server stops once the run has ended", async () => {
@@ -28,3 +28,12 @@ test.skipIf(Boolean(process.env.MYSQL_TEST_URL))("a run's own MariaDB server sto
     rmSync(dir, { recursive: true, force: true })
   }
 }, 120_000)
+
+// scripts/mutants.ts plants each bug by finding a piece of the source: one that code moved away
+// from stopped every later bug of a run unplanted (eight had gone stale before this test)
+test("every planted bug's piece of source is still where scripts/mutants.ts finds it, and each bug has a name of its own", async () => {
+  const { MUTANTS } = await import('../scripts/mutants')
+  const stale = MUTANTS.filter((m) => !readFileSync(m.file, 'utf8').includes(m.find)).map((m) => m.name)
+  expect(stale).toEqual([])
+  expect(new Set(MUTANTS.map((m) => m.name)).size).toBe(MUTANTS.length)
+})
