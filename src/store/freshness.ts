@@ -5,12 +5,13 @@
 // write the time they were seeded, on the same clock.
 import type { Database } from 'bun:sqlite'
 import type { Store } from './open'
+import { writeMeta } from './meta'
 import { PER_VERSION, perVersion } from './snapshot'
 
 const KEY = 'data_as_of'
 
 export function setDataAsOf(client: Database, value: string): void {
-  client.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(KEY, value)
+  writeMeta(client, KEY, value)
 }
 
 /** Now on the master's clock (India Standard Time, UTC+5:30), for data seeded here. */

@@ -3,6 +3,7 @@
 // record, then one COMMIT. Readers (WAL, other connections) see the previous
 // state until that commit, and nothing of a run that dies, which SQLite rolls
 // back. The run hands store-shaped rows (rows.ts) to a FullLoad or to Changes.
+import { storeMeta, writeMeta } from './meta'
 import type { Database } from 'bun:sqlite'
 import { BUSY_TIMEOUT_MS } from './open'
 import { Changes, type Rederive } from './changes'
@@ -18,10 +19,7 @@ import { failRunRecord, finishRunRecord, startRunRecord } from './syncRuns'
 /** How long a run's checkpoint waits for readers to move past it (a serving worker building a run's copies takes up to a few hundred ms). */
 const CHECKPOINT_WAIT_MS = 3_000
 
-/** A value sync keeps between runs (meta), read outside a run too. */
-export function storeMeta(client: Database, key: string): string | null {
-  return (client.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value ?? null
-}
+export { storeMeta } from './meta'
 
 /**
  * A first load with the store to itself writes the store file directly, under a rollback
@@ -111,7 +109,7 @@ export class SyncRun {
   }
 
   setMeta(key: string, value: string): void {
-    this.client.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+    writeMeta(this.client, key, value)
   }
 
   /** Empties a small table before its rows are read again whole (hard deletes must vanish). */

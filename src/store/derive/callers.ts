@@ -13,6 +13,7 @@
 // them all again).
 import type { Database } from 'bun:sqlite'
 import { int } from '../bound'
+import { writeMeta } from '../meta'
 import { CALL_BUCKET_BITS, CALL_BUCKET_SQL, TEXT_CALL_BUCKET } from '../schema'
 
 export { mobileOf } from '../callCodec'
@@ -35,8 +36,7 @@ export const CALLER_CHANGES_FROM = 'callers:changes_from'
  */
 export const CALLER_CHANGES_KEPT_SECONDS = 7 * 86_400
 
-const setChangesFrom = (client: Database, seq: number) =>
-  client.query('INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2').run(CALLER_CHANGES_FROM, String(seq))
+const setChangesFrom = (client: Database, seq: number) => writeMeta(client, CALLER_CHANGES_FROM, String(seq))
 
 /** The full load's side, once its callers are written: the log empty, complete for the runs after the load's. */
 export function restartCallerChanges(client: Database, seq: number): void {
