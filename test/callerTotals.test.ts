@@ -12,6 +12,7 @@ import { applyChanges } from '../src/store/load'
 import { closeStore, openStore, type Store } from '../src/store/open'
 import type { CallRow } from '../src/store/rows'
 import { readSnapshot } from '../src/store/snapshot'
+import { callRowOf } from './helpers'
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
@@ -41,8 +42,7 @@ async function servedDemoStore(): Promise<{ writer: Store; served: Store }> {
 }
 
 /** A new answered call of store 1 from a caller, at a time. */
-const call = (id: string, caller_number: string, at: string): CallRow => ({ call_log_id: id, website_id: 1, call_start_time: at, caller_number, duration_seconds: 30, did_number: 'd',
-  event_type: 'ANSWERED', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: at })
+const call = (id: string, caller: string, time: string) => callRowOf({ id, store: 1, time, caller })
 
 describe('caller totals in memory', () => {
   test('a file store: seeks until the base is read beside the requests, then memory, with every later sync taken in', async () => {

@@ -11,6 +11,7 @@ import { Value } from '@sinclair/typebox/value'
 import type { TSchema } from '@sinclair/typebox'
 import { openStore, type Store } from '../src/store/open'
 import { applyChanges } from '../src/store/load'
+import type { CallRow } from '../src/store/rows'
 import { firstLine, gatherLines } from '../scripts/bench/probe'
 import { readFileSync } from 'node:fs'
 
@@ -51,19 +52,18 @@ export interface ExtraCall {
   seconds?: number // default 30
 }
 
+/** An extra call as the master's row an incremental sync reads (store 0: no website_id). */
+export const callRowOf = (c: ExtraCall): CallRow => ({
+  call_log_id: c.id, website_id: c.store === 0 ? null : c.store, call_start_time: c.time, caller_number: c.caller ?? '+919000000001',
+  duration_seconds: c.seconds ?? 30, did_number: '+918040099999', event_type: 'TEST', substatus: c.substatus ?? 'Answered',
+  recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: c.time,
+})
+
 /** The app over an in-memory store seeded with seedDemo, plus extra calls applied the way an incremental sync applies them. */
 export function demoApp(extra: ExtraCall[] = []): TestApp {
   const db = openStore(':memory:')
   seedDemo(db)
-  if (extra.length) {
-    applyChanges(db, {
-      calls: extra.map((c) => ({
-        call_log_id: c.id, website_id: c.store === 0 ? null : c.store, call_start_time: c.time, caller_number: c.caller ?? '+919000000001',
-        duration_seconds: c.seconds ?? 30, did_number: '+918040099999', event_type: 'TEST', substatus: c.substatus ?? 'Answered',
-        recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: c.time,
-      })),
-    })
-  }
+  if (extra.length) applyChanges(db, { calls: extra.map(callRowOf) })
   return appOver(db, DEMO_SECRET, DEMO_IMAGE_BASE)
 }
 

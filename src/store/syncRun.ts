@@ -3,7 +3,6 @@
 // record, then one COMMIT. Readers (WAL, other connections) see the previous
 // state until that commit, and nothing of a run that dies, which SQLite rolls
 // back. The run hands store-shaped rows (rows.ts) to a FullLoad or to Changes.
-import { storeMeta, writeMeta } from './meta'
 import type { Database } from 'bun:sqlite'
 import { BUSY_TIMEOUT_MS } from './open'
 import { Changes, type Rederive } from './changes'
@@ -11,6 +10,7 @@ import { storeFaces, type StoreFaces } from './derive/stores'
 import { openFeedSeq } from './feed'
 import { setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
+import { storeMeta, writeMeta } from './meta'
 import type { Store } from './open'
 import type { SmallRow, SmallTable } from './rows'
 import { clearTable, insertRows } from './smallTables'
@@ -18,8 +18,6 @@ import { failRunRecord, finishRunRecord, startRunRecord } from './syncRuns'
 
 /** How long a run's checkpoint waits for readers to move past it (a serving worker building a run's copies takes up to a few hundred ms). */
 const CHECKPOINT_WAIT_MS = 3_000
-
-export { storeMeta } from './meta'
 
 /**
  * A first load with the store to itself writes the store file directly, under a rollback
