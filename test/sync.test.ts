@@ -189,13 +189,17 @@ describe('small tables by fingerprint', () => {
       await m.master.query("UPDATE websites SET city = IF(id = ?, 'Agra', 'Pune') WHERE id IN (?, ?)", [a, a, b])
       const traded = await runSync(db, m.url)
       expect(rewritten(traded)).toEqual(['websites'])
+      // read whole, and only the two rows that differ written
       expect(traded.tables.websites.read).toBeGreaterThan(2)
+      expect(traded.tables.websites.written).toBe(2)
       const cities = db.$client.query('SELECT website_id, city FROM stores WHERE website_id IN (?, ?) ORDER BY website_id').all(a, b)
       expect(cities).toEqual([{ website_id: a, city: 'Agra' }, { website_id: b, city: 'Pune' }])
 
       // an image alone: the products' image lists are derived again from it
       await m.master.query("UPDATE product_images SET image_path = 'moved/front.jpg' WHERE id = (SELECT id FROM (SELECT min(id) AS id FROM product_images) x)")
-      expect(rewritten(await runSync(db, m.url))).toEqual(['product_images'])
+      const moved = await runSync(db, m.url)
+      expect(rewritten(moved)).toEqual(['product_images'])
+      expect(moved.tables.product_images.written).toBe(1)
       expect(db.$client.query("SELECT count(*) AS n FROM products WHERE images LIKE '%moved/front.jpg%'").get()).toEqual({ n: 1 })
       // a dealer turned inactive: its stores' visibility is derived again
       await m.master.query("UPDATE dealer_master SET is_active = 0 WHERE sap_code = 'SAP000004'")

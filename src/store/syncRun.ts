@@ -12,8 +12,8 @@ import { setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import { storeMeta, writeMeta } from './meta'
 import type { Store } from './open'
-import type { SmallRow, SmallTable } from './rows'
-import { clearTable, insertRows } from './smallTables'
+import type { SmallTable } from './rows'
+import { rewriteTable, updateTable, type TableWrite } from './smallTables'
 import { failRunRecord, finishRunRecord, startRunRecord } from './syncRuns'
 
 /** How long a run's checkpoint waits for readers to move past it (a serving worker building a run's copies takes up to a few hundred ms). */
@@ -110,13 +110,9 @@ export class SyncRun {
     writeMeta(this.client, key, value)
   }
 
-  /** Empties a small table before its rows are read again whole (hard deletes must vanish). */
-  clear(table: SmallTable): void {
-    clearTable(this.client, table)
-  }
-
-  insert(table: SmallTable, rows: SmallRow[]): number {
-    return insertRows(this.client, table, rows)
+  /** A small table to bring to the master's rows, read whole (hard deletes must vanish): written afresh by a full load, else only where it differs. */
+  smallTable(table: SmallTable, full: boolean): TableWrite {
+    return full ? rewriteTable(this.client, table) : updateTable(this.client, table)
   }
 
   /** The large tables loaded from nothing: after the small tables, before the large ones. */

@@ -1,14 +1,15 @@
 // One sync run: master (one REPEATABLE READ snapshot) → read store (one
 // SQLite transaction on the sync's own connection, store/syncRun.ts). Small
 // tables are compared whole by their fingerprints at the master, and one that
-// moved is read whole and replaced, so hard deletes and flags propagate;
+// moved is read whole and its rows that differ written, so hard deletes and
+// flags propagate;
 // call_logs and listing_daily_metrics are read from their updated_at watermark
 // less a look-back window (writers commit up to 300 s late). After the data, a
 // verification pass compares the two and repairs what differs (verify.ts).
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/open'
 import { digestKey, fingerprintKey } from '../store/smallTables'
-import { SMALL_TABLES, type SmallTable } from '../store/rows'
+import { SMALL_TABLES, type SmallRow, type SmallTable } from '../store/rows'
 import { newestMigrationMillis } from '../store/migrations'
 import { PRODUCTS_DERIVATION } from '../store/derive/products'
 import { STORES_DERIVATION } from '../store/derive/stores'
@@ -114,9 +115,10 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
     const totals = progress ? await rowsToRead(master, full ? { listing_daily_metrics: null, call_logs: null } : marks) : undefined
 
     progress?.phase('reading the small tables')
-    // a small table is read whole and written afresh only when its fingerprint at the master
-    // moved (or on a full load): most runs change none, and rewriting them all dirtied about
-    // 5,000 pages a run (products and their nine indexes, images, stores)
+    // a small table is read whole only when its fingerprint at the master moved (or on a full
+    // load): most runs change none, and rewriting them all dirtied about 5,000 pages a run
+    // (products and their nine indexes, images, stores). Then only its rows that differ are
+    // written (smallTables.ts updateTable), and a full load writes it afresh.
     const fingerprints = await smallTableFingerprints(master)
     const rewritten = new Set<SmallTable>()
     for (const [name, { into }] of Object.entries(SMALL_MASTER_TABLES)) {
@@ -127,16 +129,17 @@ export async function runSync(db: Store, mysqlUrl: string, options: SyncOptions 
         stats.unchanged = true
         continue
       }
-      run.clear(into)
+      const write = run.smallTable(into, full)
       rewritten.add(into)
       // what the table holds, as a digest: a server keeps what it built from a table the run did not change
       const digest = createHash('sha256')
-      for await (const rows of streamRows(master, selectFrom(name))) {
+      for await (const rows of streamRows<SmallRow>(master, selectFrom(name))) {
         stats.read += rows.length
-        stats.written += run.insert(into, rows as Record<string, string | number | null>[])
+        write.take(rows)
         for (const row of rows) digest.update(`${JSON.stringify(row)}\n`) // a row at a time: the batches' sizes vary from run to run
         progress?.add(rows.length)
       }
+      stats.written = write.finish()
       const written = digest.digest('hex')
       run.setMeta(digestKey(into), written)
       run.setMeta(fingerprintKey(into), `${fingerprints[name]}/${written}`)

@@ -1,6 +1,7 @@
 // Stores: visible (not deleted, dealer active: master-contract §1) and
 // dealership_name (the store's name, else the dealer's, else the literal, §2),
-// recomputed for every store when stores or dealers changed (ten thousand rows: cheap).
+// recomputed for every store when stores or dealers changed (ten thousand rows: cheap),
+// and written only where they change.
 import type { Database } from 'bun:sqlite'
 import { isBlank } from '../fieldRules'
 
@@ -9,13 +10,15 @@ import { isBlank } from '../fieldRules'
  * skips it (sync/run.ts); its text is part of their fingerprints, so a release that
  * derives otherwise derives again once.
  */
-export const STORES_DERIVATION = `UPDATE stores SET
-    visible = (is_deleted = 0 AND EXISTS (SELECT 1 FROM dealers d WHERE d.sap_code = stores.sap_code AND d.is_active = 1)),
-    dealership_name = CASE
+const VISIBLE = '(is_deleted = 0 AND EXISTS (SELECT 1 FROM dealers d WHERE d.sap_code = stores.sap_code AND d.is_active = 1))'
+const DEALERSHIP_NAME = `CASE
       WHEN NOT ${isBlank('store_name')} THEN store_name
       WHEN NOT ${isBlank('(SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)')}
         THEN (SELECT dealer_name FROM dealers d WHERE d.sap_code = stores.sap_code)
       ELSE 'Dealer Name Not Available' END`
+// a row written only where it changes: rewriting every store dirtied all the table's pages for one renamed store
+export const STORES_DERIVATION = `UPDATE stores SET visible = ${VISIBLE}, dealership_name = ${DEALERSHIP_NAME}
+    WHERE (visible, dealership_name) IS NOT (${VISIBLE}, ${DEALERSHIP_NAME})`
 
 export function deriveStores(client: Database): void {
   client.run(STORES_DERIVATION)
