@@ -2,10 +2,10 @@
 // SQLite transaction on the sync's own connection, store/syncRun.ts). Small
 // tables are compared whole by their fingerprints at the master, and one that
 // moved is read whole and its rows that differ written, so hard deletes and
-// flags propagate;
-// call_logs and listing_daily_metrics are read from their updated_at watermark
-// less a look-back window (writers commit up to 300 s late). After the data, a
-// verification pass compares the two and repairs what differs (verify.ts).
+// flags propagate; call_logs and listing_daily_metrics are read from their
+// updated_at watermark less a look-back window (writers commit up to 300 s
+// late). After the data, a verification pass compares the two and repairs what
+// differs (verify.ts).
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/open'
 import { digestKey, fingerprintKey } from '../store/smallTables'
