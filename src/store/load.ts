@@ -10,7 +10,7 @@ import { istNow, setDataAsOf } from './freshness'
 import { FullLoad } from './fullLoad'
 import type { Store } from './open'
 import { SMALL_TABLES, type CallRow, type MetricRow, type SmallTable, type StoreRows } from './rows'
-import { clearTable, insertRows } from './smallTables'
+import { rewriteTable } from './smallTables'
 
 /**
  * `dataAsOf`: the master's clock the rows stand for; by default the time they are loaded.
@@ -23,8 +23,7 @@ export function loadRows(db: Store, rows: StoreRows, dataAsOf = istNow(), places
     setDataAsOf(client, dataAsOf)
     const seq = openFeedSeq(client, dataAsOf)
     for (const table of Object.keys(SMALL_TABLES) as SmallTable[]) {
-      clearTable(client, table)
-      insertRows(client, table, rows[table])
+      rewriteTable(client, table).take(rows[table])
     }
     const load = new FullLoad(client, seq, () => {}, places)
     // a full load takes listing rows in key order, as the master sends them

@@ -5,11 +5,7 @@
 import type { Database } from 'bun:sqlite'
 import { SMALL_TABLES, type SmallRow, type SmallTable, type Value } from './rows'
 
-export function clearTable(client: Database, table: SmallTable): void {
-  client.run(`DELETE FROM ${table}`)
-}
-
-export function insertRows(client: Database, table: SmallTable, rows: SmallRow[]): number {
+function insertRows(client: Database, table: SmallTable, rows: SmallRow[]): number {
   const columns = SMALL_TABLES[table]
   const insert = client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
   for (const row of rows) insert.run(...columns.map((c) => row[c] ?? null))
@@ -22,9 +18,9 @@ export interface TableWrite {
   finish(): number
 }
 
-/** The table emptied, then every row written: a full load's. */
+/** The table emptied, then every row written: a full load's (and the fixtures', store/load.ts). */
 export function rewriteTable(client: Database, table: SmallTable): TableWrite {
-  clearTable(client, table)
+  client.run(`DELETE FROM ${table}`)
   let written = 0
   return {
     take: (rows) => void (written += insertRows(client, table, rows)),
