@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import journal from '../db/migrations/meta/_journal.json'
 import { migrations } from '../src/store/migrations'
 import { closeStore, openStore } from '../src/store/open'
-import { copiesBuiltOnRequest, readSnapshot, watcherBuilding } from '../src/store/snapshot'
+import { copiesBuiltOnRequest, heldSince, readSnapshot, watcherBuilding } from '../src/store/snapshot'
 import { mobileOf } from '../src/store/derive/callers'
 import { testApp } from './helpers'
 
@@ -244,11 +244,21 @@ describe('readSnapshot', () => {
     // stalled event loop holds the snapshot, and with it the checkpoint, as long as it stalls)
     let lastRequest = performance.now()
     let longestGap = 0
+    // what the serving side was doing, by the wall clock: each change of whether its connection
+    // holds a snapshot, at which data version, and whether its watcher builds copies; printed
+    // for a checkpoint that waited, to tell which connection kept the WAL (a rare failure)
+    const timeline: string[] = []
+    let lastState = ''
     const load = setInterval(() => {
       const now = performance.now()
       longestGap = Math.max(longestGap, now - lastRequest)
       lastRequest = now
       if (steady) readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
+      // the version read only inside a held snapshot: outside one, the read would be a reader of its own
+      const since = heldSince(served)
+      const held = since === null ? 'none' : `held since ${Math.round(performance.timeOrigin + since)} at v${served.$client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version}`
+      const state = `${held}${watcherBuilding(served) ? ' building' : ''}`
+      if (state !== lastState) timeline.push(`${Date.now()} ${(lastState = state)}`)
     }, 1)
     // six runs of about 2 MB each, from a process of their own, as serve's schedule runs sync
     const root = join(import.meta.dir, '..')
@@ -265,21 +275,28 @@ describe('readSnapshot', () => {
         for (let i = 0; i < 500; i++) insert.run(blob)
         run.commit({})
         const started = performance.now()
+        const at = Date.now()
         run.checkpoint()
         const walBytes = statSync(${JSON.stringify(`${path}-wal`)}).size
         const checkpointMs = Math.round(performance.now() - started)
         // should the WAL have stayed: a passive checkpoint's frames copied against the log's tell a
         // reader still at an old snapshot (fewer copied) from one only still reading the WAL (all copied)
         const after = walBytes > 0 ? sync.$client.query('PRAGMA wal_checkpoint(PASSIVE)').values()[0] : []
-        results.push({ walBytes, checkpointMs, passiveAfter: { busy: after[0], logFrames: after[1], copiedFrames: after[2] } })
+        results.push({ at, walBytes, checkpointMs, passiveAfter: { busy: after[0], logFrames: after[1], copiedFrames: after[2] } })
       }
       console.log(JSON.stringify(results))
     `], { stdout: 'pipe', stderr: 'inherit' })
-    const each = JSON.parse(await new Response(runs.stdout).text()) as { walBytes: number; checkpointMs: number; passiveAfter: object }[]
+    const each = JSON.parse(await new Response(runs.stdout).text()) as { at: number; walBytes: number; checkpointMs: number; passiveAfter: object }[]
     await runs.exited
     clearInterval(load)
     const walBytes = each.map((r) => r.walBytes)
-    if (Math.max(...walBytes) >= 2_000_000) console.error('checkpoints:', JSON.stringify(each), 'longest gap between requests:', Math.round(longestGap), 'ms')
+    if (Math.max(...walBytes) >= 2_000_000) {
+      console.error('checkpoints:', JSON.stringify(each), 'longest gap between requests:', Math.round(longestGap), 'ms')
+      for (const c of each.filter((c) => c.walBytes >= 2_000_000)) {
+        const during = timeline.filter((line) => Number(line.split(' ')[0]) >= c.at - 200 && Number(line.split(' ')[0]) <= c.at + c.checkpointMs)
+        console.error(`serving side from 200 ms before the checkpoint at ${c.at} to its end:`, during.join('; '))
+      }
+    }
     // each run's pages went back into the store file and the WAL started over: never two runs' worth
     expect(walBytes.length).toBe(6)
     expect(Math.max(...walBytes)).toBeLessThan(2_000_000)

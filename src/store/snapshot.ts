@@ -193,6 +193,12 @@ function prepare(db: Store, t: Tracked, s: Serving, watcher: Database): void {
   setImmediate(slice)
 }
 
+/** When a serving connection's held snapshot was opened (`performance.now()`), or null when it holds none (tests). */
+export const heldSince = (db: Store): number | null => {
+  const t = trackedOf(db)
+  return t.open && t.serving ? t.serving.openedAt : null
+}
+
 /** Whether a serving connection's watcher is building what a commit needs (tests). */
 export const watcherBuilding = (db: Store): boolean => trackedOf(db).serving?.preparing ?? false
 
