@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import journal from '../db/migrations/meta/_journal.json'
 import { migrations } from '../src/store/migrations'
 import { closeStore, openStore } from '../src/store/open'
-import { copiesBuiltOnRequest, heldSince, readSnapshot, watcherBuilding } from '../src/store/snapshot'
+import { copiesBuiltOnRequest, heldSnapshot, readSnapshot, watcherBuilding } from '../src/store/snapshot'
 import { mobileOf } from '../src/store/derive/callers'
 import { testApp } from './helpers'
 
@@ -254,9 +254,8 @@ describe('readSnapshot', () => {
       longestGap = Math.max(longestGap, now - lastRequest)
       lastRequest = now
       if (steady) readSnapshot(served, () => served.$client.query('SELECT count(*) FROM dealers').get())
-      // the version read only inside a held snapshot: outside one, the read would be a reader of its own
-      const since = heldSince(served)
-      const held = since === null ? 'none' : `held since ${Math.round(performance.timeOrigin + since)} at v${served.$client.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version}`
+      const snapshot = heldSnapshot(served)
+      const held = snapshot === null ? 'none' : `held since ${Math.round(performance.timeOrigin + snapshot.since)} at v${snapshot.version}`
       const state = `${held}${watcherBuilding(served) ? ' building' : ''}`
       if (state !== lastState) timeline.push(`${Date.now()} ${(lastState = state)}`)
     }, 1)

@@ -193,10 +193,10 @@ function prepare(db: Store, t: Tracked, s: Serving, watcher: Database): void {
   setImmediate(slice)
 }
 
-/** When a serving connection's held snapshot was opened (`performance.now()`), or null when it holds none (tests). */
-export const heldSince = (db: Store): number | null => {
+/** A serving connection's held snapshot: when it was opened (`performance.now()`) and its data version as noted then; null when it holds none (tests). */
+export const heldSnapshot = (db: Store): { since: number; version: string } | null => {
   const t = trackedOf(db)
-  return t.open && t.serving ? t.serving.openedAt : null
+  return t.open && t.serving ? { since: t.serving.openedAt, version: t.version } : null
 }
 
 /** Whether a serving connection's watcher is building what a commit needs (tests). */
