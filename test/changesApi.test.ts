@@ -104,4 +104,36 @@ describe('POST /listing/changes: walking', () => {
     expect(r.json.data.map((i: any) => [i.change, i.call_log_id])).toEqual([['upsert', 'FEED-NEW-1']])
     expect(r.json.has_more).toBe(false)
   })
+
+  // MariaDB keeps zero dates ('0000-00-00 00:00:00', '2025-00-10 ...') in a DATETIME unless
+  // sql_mode forbids them: such a call falls in no date range of call history, but the feed
+  // lists every call of a visible store, with the master's texts unchanged (callCodec.ts)
+  test('a call whose times are no real instants keeps the master texts in its upsert', async () => {
+    const demo = demoApp()
+    let cursor: string | null = null
+    for (;;) {
+      const r = await sendAsDemo(demo, PATH, { cursor, limit: 1000 })
+      cursor = r.json.next_cursor
+      if (!r.json.has_more) break
+    }
+    const call = (id: string, start: string, created: string, synced: string | null) => ({
+      call_log_id: id, website_id: 1, call_start_time: start, caller_number: '+919000000001', duration_seconds: 30,
+      did_number: '+918040099999', event_type: 'TEST', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: synced, created_at: created,
+    })
+    applyChanges(demo.db, { calls: [
+      call('FEED-ZERO-1', '0000-00-00 00:00:00', '0000-00-00 00:00:00', null),
+      call('FEED-ZERO-2', '2025-00-10 10:00:00', '2025-01-20 10:00:05', '2025-01-20 10:05:00'),
+      call('FEED-ZERO-3', '2025-01-20 10:00:00', '2025-01-20 10:00:00', '2025-00-20 10:05:00'),
+      call('FEED-ZERO-4', '2025-01-20 10:00:00', '0000-00-00 00:00:00', '2025-01-20 10:05:00'),
+    ] })
+    const r = await sendAsDemo(demo, PATH, { cursor })
+    expect(r.status).toBe(200)
+    expectDocumented(demo, PATH, 200, r.json)
+    expect(r.json.data.map((i: any) => [i.change, i.call_log_id, i.call_start_time, i.created_at, i.crm_synced_at])).toEqual([
+      ['upsert', 'FEED-ZERO-1', '0000-00-00 00:00:00', '0000-00-00 00:00:00', null],
+      ['upsert', 'FEED-ZERO-2', '2025-00-10 10:00:00', '2025-01-20 10:00:05', '2025-01-20 10:05:00'],
+      ['upsert', 'FEED-ZERO-3', '2025-01-20 10:00:00', '2025-01-20 10:00:00', '2025-00-20 10:05:00'],
+      ['upsert', 'FEED-ZERO-4', '2025-01-20 10:00:00', '0000-00-00 00:00:00', '2025-01-20 10:05:00'],
+    ])
+  })
 })

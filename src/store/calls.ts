@@ -10,7 +10,7 @@ import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
 import { callTexts } from './callTexts'
-import { dayNumber, dayTextOf, mobileOfCall, secondsOf, substatusOf, timeAfter, timeText } from './callCodec'
+import { dayNumber, dayTextOf, mobileOfCall, secondsOf, substatusOf, timeAfter, timeOf } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storeFaces, storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
 import { firstPassing } from './passing'
@@ -62,7 +62,8 @@ interface CallRead {
   website_id: number
   call_log_id: string
   caller_number: string
-  start: number // a range never holds a start that is no time (callCodec.ts)
+  /** a date range holds only starts that are times; the change feed lists every call, and a start that is no time is its text (callCodec.ts) */
+  start: number | string
   duration_seconds: number
   did_number: number // call_texts.id (callTexts.ts)
   event_type: number // call_texts.id
@@ -109,7 +110,7 @@ function callRecord<C extends 'upsert' | undefined>(change: C, c: CallRead, face
   const did = textOf(c.did_number)
   // the strings held since their store or text was read, read here so their misses overlap (heldStrings)
   heldStrings = (heldStrings + face.sap_code.length + face.dealership_name.length + (face.pincode === null ? 0 : face.pincode.length) + did.length) | 0
-  const start = timeText(c.start)
+  const start = timeOf(c.start)
   return {
     change,
     website_id: face.website_id,
@@ -143,7 +144,7 @@ function logRow(c: CallRead, total: number, textOf: (id: number) => string) {
   return {
     call_log_id: c.call_log_id,
     caller_number: c.caller_number,
-    call_start_time: timeText(c.start),
+    call_start_time: timeOf(c.start),
     call_duration_minutes: minutesOf(c.duration_seconds),
     did_number: textOf(c.did_number),
     call_event_type: textOf(c.event_type),
