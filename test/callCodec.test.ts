@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { migrations } from '../src/store/migrations'
 import { metricTotalsOf } from '../src/store/listingFigures'
 import type { Store } from '../src/store/open'
-import { callValues, dayNumber, dayText, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileKeyOf, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText } from '../src/store/callCodec'
+import { callValues, dayNumber, dayText, STORED_CALL_COLUMNS, mobileDigits, mobileKey, mobileKeyOf, mobileOf, mobileOfCall, secondsOf, storedAfter, storedSubstatus, substatusOf, timeAfter, timeOf, timeText, TimeTexts } from '../src/store/callCodec'
 import type { CallRow } from '../src/store/rows'
 import { CallTextIds } from '../src/store/callTexts'
 
@@ -53,6 +53,23 @@ describe('times', () => {
     for (const text of ['0001-01-01 00:00:00', '1000-01-01 00:00:00', '1969-12-31 23:59:59', '1970-01-01 00:00:00', '1900-02-28 12:00:00', '9999-12-31 23:59:59']) {
       expect(timeText(secondsOf(text)!)).toBe(text)
     }
+  })
+
+  test("a page's times written together (TimeTexts) are timeText's, in the order added, however many", () => {
+    const times = new TimeTexts()
+    const ends = ['0001-01-01 00:00:00', '1969-12-31 23:59:59', '1970-01-01 00:00:00', '2024-02-29 23:59:59', '9999-12-31 23:59:59'].map((t) => secondsOf(t)!)
+    // a page's worth, then more than its first buffer holds, then one after a page that never took its texts
+    for (const count of [5, 75, 1500, 1]) {
+      times.begin()
+      const seconds = Array.from({ length: count }, (_, i) => (i < ends.length ? ends[i] : secondsOf('2025-01-15 00:00:00')! + ((i * 104_729) % (800 * 86_400)) - 400 * 86_400))
+      for (const s of seconds) times.add(s)
+      const texts = times.texts()
+      expect(texts).toEqual(seconds.map(timeText))
+      expect(texts.every((t) => t.length === 19)).toBe(true)
+      times.add(ends[0]) // a page that fails after adding its times
+    }
+    times.begin()
+    expect(times.texts()).toEqual([])
   })
 
   test("a day's number is its days since 1970, from year 0001 to 9999 and across every leap day", () => {

@@ -108,7 +108,7 @@ describe('POST /listing/changes: walking', () => {
   // MariaDB keeps zero dates ('0000-00-00 00:00:00', '2025-00-10 ...') in a DATETIME unless
   // sql_mode forbids them: such a call falls in no date range of call history, but the feed
   // lists every call of a visible store, with the master's texts unchanged (callCodec.ts)
-  test('a call whose times are no real instants keeps the master texts in its upsert', async () => {
+  test('a call whose times are no real instants keeps the master texts in its upsert; real ones are written as times', async () => {
     const demo = demoApp()
     let cursor: string | null = null
     for (;;) {
@@ -125,6 +125,9 @@ describe('POST /listing/changes: walking', () => {
       call('FEED-ZERO-2', '2025-00-10 10:00:00', '2025-01-20 10:00:05', '2025-01-20 10:05:00'),
       call('FEED-ZERO-3', '2025-01-20 10:00:00', '2025-01-20 10:00:00', '2025-00-20 10:05:00'),
       call('FEED-ZERO-4', '2025-01-20 10:00:00', '0000-00-00 00:00:00', '2025-01-20 10:05:00'),
+      // and real times, each other than the start: a page writes its times together (TimeTexts)
+      call('FEED-ZERO-5', '2025-01-20 10:00:00', '2025-01-20 10:00:05', '2025-01-21 11:05:00'),
+      call('FEED-ZERO-6', '2025-01-20 10:00:01', '2025-01-20 10:00:01', '2025-01-20 23:59:59'),
     ] })
     const r = await sendAsDemo(demo, PATH, { cursor })
     expect(r.status).toBe(200)
@@ -134,6 +137,12 @@ describe('POST /listing/changes: walking', () => {
       ['upsert', 'FEED-ZERO-2', '2025-00-10 10:00:00', '2025-01-20 10:00:05', '2025-01-20 10:05:00'],
       ['upsert', 'FEED-ZERO-3', '2025-01-20 10:00:00', '2025-01-20 10:00:00', '2025-00-20 10:05:00'],
       ['upsert', 'FEED-ZERO-4', '2025-01-20 10:00:00', '0000-00-00 00:00:00', '2025-01-20 10:05:00'],
+      ['upsert', 'FEED-ZERO-5', '2025-01-20 10:00:00', '2025-01-20 10:00:05', '2025-01-21 11:05:00'],
+      ['upsert', 'FEED-ZERO-6', '2025-01-20 10:00:01', '2025-01-20 10:00:01', '2025-01-20 23:59:59'],
     ])
+    // call history shows the calls with real starts the same, on one page of its own
+    const history = await sendAsDemo(demo, '/listing/listingtiles', { from_date: '2025-01-20', to_date: '2025-01-20', limit: 500 })
+    const shown = history.json.data.filter((r: any) => r.call_log_id.startsWith('FEED-ZERO-'))
+    expect(shown).toEqual(r.json.data.slice(2).map(({ change, ...record }: any) => record))
   })
 })

@@ -10,7 +10,7 @@ import { classSql, countOf, type CallClass, type Counts } from './callClasses'
 import { int } from './bound'
 import { callerTotals } from './callerTotals'
 import { callTexts } from './callTexts'
-import { dayNumber, dayTextOf, mobileOfCall, secondsOf, substatusOf, timeAfter, timeOf } from './callCodec'
+import { dayNumber, dayTextOf, mobileOfCall, secondsOf, substatusOf, timeAfter, TimeTexts } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storeFaces, storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
 import { firstPassing } from './passing'
@@ -97,6 +97,42 @@ let heldStrings = 0
 
 const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
 
+/** Every page's times, written together (TimeTexts): a worker makes one page at a time. */
+const pageTimes = new TimeTexts()
+
+/**
+ * A call's times as its record shows them: its start, CRM sync and created_at. Those that are
+ * times come from the page's TimeTexts, in the order addTimes added them; a start
+ * that is no time keeps the others as their texts too (storedAfter).
+ */
+interface Times {
+  start: string
+  syncedAt: string | null
+  createdAt: string
+}
+
+/** Adds a call's times to the page's TimeTexts: its start, its CRM sync, its created_at when not its start. */
+function addTimes(c: CallRead): void {
+  if (typeof c.start !== 'number') return
+  pageTimes.add(c.start)
+  if (typeof c.crm_synced_at === 'number') pageTimes.add(c.start + c.crm_synced_at)
+  if (typeof c.created_at === 'number' && c.created_at !== 0) pageTimes.add(c.start + c.created_at)
+}
+
+/** A call's times, taken from `texts` from `at` in addTimes' order; `at` moves past them. */
+function timesOf(c: CallRead, texts: readonly string[], at: { i: number }, out: Times): Times {
+  if (typeof c.start !== 'number') {
+    out.start = c.start
+    out.syncedAt = timeAfter(c.crm_synced_at, c.start)
+    out.createdAt = timeAfter(c.created_at, c.start)!
+    return out
+  }
+  out.start = texts[at.i++]
+  out.syncedAt = typeof c.crm_synced_at === 'number' ? texts[at.i++] : c.crm_synced_at
+  out.createdAt = typeof c.created_at !== 'number' ? c.created_at : c.created_at === 0 ? out.start : texts[at.i++]
+  return out
+}
+
 /**
  * A call record (spec 2.1), in the documented order: its store's fields, then the
  * call's own. `change` leads a change-feed item ('upsert', store/feed.ts) and is left
@@ -106,11 +142,10 @@ const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
  * joined with its store's as text, a month's 50-row page took 0.90 of the time in a
  * loop, and served B/A 1.06 (month), 1.02 (missed calls), 1.00 (the feed; docs/benchmarks.md).
  */
-function callRecord<C extends 'upsert' | undefined>(change: C, c: CallRead, face: StoreFace, total: number, textOf: (id: number) => string) {
+function callRecord<C extends 'upsert' | undefined>(change: C, c: CallRead, face: StoreFace, total: number, textOf: (id: number) => string, times: Times) {
   const did = textOf(c.did_number)
   // the strings held since their store or text was read, read here so their misses overlap (heldStrings)
   heldStrings = (heldStrings + face.sap_code.length + face.dealership_name.length + (face.pincode === null ? 0 : face.pincode.length) + did.length) | 0
-  const start = timeOf(c.start)
   return {
     change,
     website_id: face.website_id,
@@ -124,27 +159,27 @@ function callRecord<C extends 'upsert' | undefined>(change: C, c: CallRead, face
     call_log_id: c.call_log_id,
     call_number_with_c_code: c.caller_number,
     mobile: mobileOfCall(c.caller_number, c.mobile),
-    call_start_time: start,
+    call_start_time: times.start,
     call_duration_minutes: minutesOf(c.duration_seconds),
     call_did_number: did,
     call_event_type: textOf(c.event_type),
     substatus: substatusOf(c.substatus),
     call_recording_url: nullIfBlank(c.recording_url),
     crm_lead_id: nullIfBlank(c.crm_lead_id),
-    crm_synced_at: timeAfter(c.crm_synced_at, c.start),
+    crm_synced_at: times.syncedAt,
     total_calls_from_caller: total,
     prev_calls_count: c.prev_calls_count,
-    created_at: c.created_at === 0 ? start : timeAfter(c.created_at, c.start)!, // mostly the start itself
+    created_at: times.createdAt, // mostly the start itself
   }
 }
 export type CallRecordOut<C extends 'upsert' | undefined = undefined> = ReturnType<typeof callRecord<C>>
 
 /** A call-log row (spec 2.6). */
-function logRow(c: CallRead, total: number, textOf: (id: number) => string) {
+function logRow(c: CallRead, total: number, textOf: (id: number) => string, start: string) {
   return {
     call_log_id: c.call_log_id,
     caller_number: c.caller_number,
-    call_start_time: timeOf(c.start),
+    call_start_time: start,
     call_duration_minutes: minutesOf(c.duration_seconds),
     did_number: textOf(c.did_number),
     call_event_type: textOf(c.event_type),
@@ -157,38 +192,57 @@ function logRow(c: CallRead, total: number, textOf: (id: number) => string) {
 export type LogRow = ReturnType<typeof logRow>
 
 /**
- * What makes a page's call records (with `change` first, or without), its caller totals
- * and visible stores read once a page. It answers null for a call whose store is not
- * visible (the change feed's delete).
+ * A page's call records (with `change` first, or without), made together so that their
+ * times are written as one text (TimeTexts); its caller totals and visible stores are
+ * read once a page. null for no call, and for a call whose store is not visible (the
+ * change feed's delete).
  */
-export function recordMaker<C extends 'upsert' | undefined>(db: Store, change: C): (call: CallRead) => CallRecordOut<C> | null {
+export function recordsOf<C extends 'upsert' | undefined>(db: Store, change: C, calls: readonly (CallRead | null)[]): (CallRecordOut<C> | null)[] {
   const totalOf = callerTotals(db)
   const faceOf = storeFaces(db)
   const textOf = callTexts(db)
-  return (call) => {
-    const face = faceOf(call.website_id)
-    return face === null ? null : callRecord(change, call, face, totalOf(call.mobile), textOf)
+  const faces = new Array<StoreFace | null>(calls.length)
+  pageTimes.begin()
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]
+    faces[i] = call === null ? null : faceOf(call.website_id)
+    if (faces[i] !== null) addTimes(call!)
   }
+  const texts = pageTimes.texts()
+  const at = { i: 0 }
+  const times: Times = { start: '', syncedAt: null, createdAt: '' }
+  const out = new Array<CallRecordOut<C> | null>(calls.length)
+  for (let i = 0; i < calls.length; i++) {
+    const face = faces[i]
+    const call = calls[i]
+    out[i] = face === null ? null : callRecord(change, call!, face, totalOf(call!.mobile), textOf, timesOf(call!, texts, at, times))
+  }
+  return out
 }
 
 /** A page of call history's records: every row is of a visible store (the query's scope, or calls.visible). */
 export function callRecords(db: Store, rows: readonly CallRead[]): CallRecordOut[] {
-  const make = recordMaker(db, undefined)
-  const out = new Array<CallRecordOut>(rows.length)
-  for (let i = 0; i < rows.length; i++) {
-    const record = make(rows[i])
+  const records = recordsOf(db, undefined, rows)
+  for (let i = 0; i < records.length; i++) {
     // never meant to happen; were it to, a 500 rather than an answer with a hole in its list
-    if (record === null) throw new Error(`call ${rows[i].call_log_id} of store ${rows[i].website_id}, not visible, on a page of call history`)
-    out[i] = record
+    if (records[i] === null) throw new Error(`call ${rows[i].call_log_id} of store ${rows[i].website_id}, not visible, on a page of call history`)
   }
-  return out
+  return records as CallRecordOut[]
 }
 
 function logRows(db: Store, rows: CallRead[]): LogRow[] {
   const totalOf = callerTotals(db)
   const textOf = callTexts(db)
+  // a row shows its start only (a call log's columns hold no other time)
+  pageTimes.begin()
+  for (let i = 0; i < rows.length; i++) if (typeof rows[i].start === 'number') pageTimes.add(rows[i].start as number)
+  const texts = pageTimes.texts()
+  let at = 0
   const out = new Array<LogRow>(rows.length)
-  for (let i = 0; i < rows.length; i++) out[i] = logRow(rows[i], totalOf(rows[i].mobile), textOf)
+  for (let i = 0; i < rows.length; i++) {
+    const start = rows[i].start
+    out[i] = logRow(rows[i], totalOf(rows[i].mobile), textOf, typeof start === 'number' ? texts[at++] : start)
+  }
   return out
 }
 

@@ -6,7 +6,7 @@
 // edited, renumbered, moved, removed) and when a store's face in call records
 // changes; the read side lists positions after a cursor, one index range.
 import type { Database } from 'bun:sqlite'
-import { CALL_READ_COLUMNS, recordMaker, type CallRead, type CallRecordOut } from './calls'
+import { CALL_READ_COLUMNS, recordsOf, type CallRead, type CallRecordOut } from './calls'
 import type { StoreFaces } from './derive/stores'
 import { int } from './bound'
 import type { Store } from './open'
@@ -71,11 +71,11 @@ export interface FeedRow {
  * A page's feed items: a visible call as call history shows it (an upsert), a call
  * no longer visible or gone as a delete. A call of no store, an unknown one or an
  * invisible one is a delete: visibility is the directory's, in the page's snapshot
- * (read once a page, by recordMaker).
+ * (read once a page, by recordsOf).
  */
 export function feedItems(db: Store, rows: readonly FeedRow[]): (CallRecordOut<'upsert'> | { change: 'delete'; call_log_id: string })[] {
-  const make = recordMaker(db, 'upsert')
-  return rows.map((row) => (row.call === null ? null : make(row.call)) ?? { change: 'delete', call_log_id: row.call_log_id })
+  const records = recordsOf(db, 'upsert', rows.map((row) => row.call))
+  return rows.map((row, i) => records[i] ?? { change: 'delete', call_log_id: row.call_log_id })
 }
 
 const FROM_CALLS = `SELECT c.feed_seq, ${CALL_READ_COLUMNS} FROM calls c INDEXED BY calls_feed`
