@@ -69,6 +69,16 @@ describe('POST /listing/changes: fields', () => {
   })
 })
 
+/** The demo store's feed walked to its end: the cursor after its last item. */
+async function cursorAtEnd(demo: ReturnType<typeof demoApp>): Promise<string> {
+  let cursor: string | null = null
+  for (;;) {
+    const r = await sendAsDemo(demo, PATH, { cursor, limit: 1000 })
+    cursor = r.json.next_cursor
+    if (!r.json.has_more) return cursor!
+  }
+}
+
 describe('POST /listing/changes: walking', () => {
   test('small answers concatenate to exactly the one big answer: no gap, no repeat', async () => {
     const big = await walkAll(t, 1000)
@@ -89,12 +99,7 @@ describe('POST /listing/changes: walking', () => {
 
   test('a call added the way sync adds one comes after the last cursor, and only it', async () => {
     const demo = demoApp()
-    let cursor: string | null = null
-    for (;;) {
-      const r = await sendAsDemo(demo, PATH, { cursor, limit: 1000 })
-      cursor = r.json.next_cursor
-      if (!r.json.has_more) break
-    }
+    const cursor = await cursorAtEnd(demo)
     applyChanges(demo.db, { calls: [{
       call_log_id: 'FEED-NEW-1', website_id: 1, call_start_time: '2025-01-20 10:00:00', caller_number: '+919000000001', duration_seconds: 30,
       did_number: '+918040099999', event_type: 'TEST', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: null, created_at: '2025-01-20 10:00:00',
@@ -110,12 +115,7 @@ describe('POST /listing/changes: walking', () => {
   // lists every call of a visible store, with the master's texts unchanged (callCodec.ts)
   test('a call whose times are no real instants keeps the master texts in its upsert; real ones are written as times', async () => {
     const demo = demoApp()
-    let cursor: string | null = null
-    for (;;) {
-      const r = await sendAsDemo(demo, PATH, { cursor, limit: 1000 })
-      cursor = r.json.next_cursor
-      if (!r.json.has_more) break
-    }
+    const cursor = await cursorAtEnd(demo)
     const call = (id: string, start: string, created: string, synced: string | null) => ({
       call_log_id: id, website_id: 1, call_start_time: start, caller_number: '+919000000001', duration_seconds: 30,
       did_number: '+918040099999', event_type: 'TEST', substatus: 'Answered', recording_url: null, crm_lead_id: null, crm_synced_at: synced, created_at: created,
