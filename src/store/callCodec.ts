@@ -126,7 +126,7 @@ export class TimeTexts {
     const day = Math.floor(seconds / 86_400)
     const date = dayTextOf(day)
     const b = this.bytes
-    let at = this.count++ * 19
+    const at = this.count++ * 19
     for (let i = 0; i < 10; i++) b[at + i] = date.charCodeAt(i)
     const r = seconds - day * 86_400
     const h = Math.floor(r / 3600)
@@ -140,8 +140,7 @@ export class TimeTexts {
     b[at + 15] = 48 + (m % 10)
     b[at + 16] = 58
     b[at + 17] = 48 + Math.floor(s / 10)
-    at += 18
-    b[at] = 48 + (s % 10)
+    b[at + 18] = 48 + (s % 10)
   }
 
   /** The texts of the times added, in the order added. */
