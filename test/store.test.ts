@@ -247,7 +247,7 @@ describe('readSnapshot', () => {
     // what the serving side was doing, by the wall clock: each change of whether its connection
     // holds a snapshot, at which data version, and whether its watcher builds copies; printed
     // for a checkpoint that waited, to tell which connection kept the WAL (a rare failure)
-    const timeline: string[] = []
+    const timeline: { at: number; state: string }[] = []
     let lastState = ''
     const load = setInterval(() => {
       const now = performance.now()
@@ -257,7 +257,7 @@ describe('readSnapshot', () => {
       const snapshot = heldSnapshot(served)
       const held = snapshot === null ? 'none' : `held since ${Math.round(performance.timeOrigin + snapshot.since)} at v${snapshot.version}`
       const state = `${held}${watcherBuilding(served) ? ' building' : ''}`
-      if (state !== lastState) timeline.push(`${Date.now()} ${(lastState = state)}`)
+      if (state !== lastState) timeline.push({ at: Date.now(), state: (lastState = state) })
     }, 1)
     // six runs of about 2 MB each, from a process of their own, as serve's schedule runs sync
     const root = join(import.meta.dir, '..')
@@ -292,7 +292,7 @@ describe('readSnapshot', () => {
     if (Math.max(...walBytes) >= 2_000_000) {
       console.error('checkpoints:', JSON.stringify(each), 'longest gap between requests:', Math.round(longestGap), 'ms')
       for (const c of each.filter((c) => c.walBytes >= 2_000_000)) {
-        const during = timeline.filter((line) => Number(line.split(' ')[0]) >= c.at - 200 && Number(line.split(' ')[0]) <= c.at + c.checkpointMs)
+        const during = timeline.filter((t) => t.at >= c.at - 200 && t.at <= c.at + c.checkpointMs).map((t) => `${t.at} ${t.state}`)
         console.error(`serving side from 200 ms before the checkpoint at ${c.at} to its end:`, during.join('; '))
       }
     }

@@ -101,7 +101,7 @@ export function timeText(seconds: number): string {
 
 /**
  * The times of a page of calls, written as one text and cut from it: `begin`, `add` each
- * time, then `texts` gives them in order. A time made by timeText's template is a
+ * time, `cut`, then `take` gives them back in the order added. A time made by timeText's template is a
  * rope of seven pieces, which JSON.stringify flattens into a string of its own; one cut from
  * a text is one piece. 75 times serialised in a loop: 4.0–4.8 µs against 8.2–9.5
  * (docs/benchmarks.md, thirty-third session). A serving worker makes one page at a time, so
@@ -110,6 +110,8 @@ export function timeText(seconds: number): string {
 export class TimeTexts {
   private bytes = Buffer.alloc(19 * 128)
   private count = 0
+  private all = ''
+  private taken = 0
 
   /** Starts a page: what an earlier page added and never took (it failed on the way) is dropped. */
   begin(): void {
@@ -143,12 +145,16 @@ export class TimeTexts {
     b[at + 18] = 48 + (s % 10)
   }
 
-  /** The texts of the times added, in the order added. */
-  texts(): string[] {
-    const all = this.bytes.toString('latin1', 0, this.count * 19)
-    const out = new Array<string>(this.count)
-    for (let i = 0; i < this.count; i++) out[i] = all.slice(i * 19, i * 19 + 19)
-    return out
+  /** The times added, as one text: `take` then cuts them from it, in the order added. */
+  cut(): void {
+    this.all = this.bytes.toString('latin1', 0, this.count * 19)
+    this.taken = 0
+  }
+
+  /** The next time's text. */
+  take(): string {
+    const at = this.taken++ * 19
+    return this.all.slice(at, at + 19)
   }
 }
 

@@ -100,11 +100,7 @@ const nullIfBlank = (v: string | null) => (isShownBlank(v) ? null : v)
 /** Every page's times, written together (TimeTexts): a worker makes one page at a time. */
 const pageTimes = new TimeTexts()
 
-/**
- * A call's times as its record shows them: its start, CRM sync and created_at. Those that are
- * times come from the page's TimeTexts, in the order addTimes added them; a start
- * that is no time keeps the others as their texts too (storedAfter).
- */
+/** A call's times as its record shows them (timesOf). */
 interface Times {
   start: string
   syncedAt: string | null
@@ -119,18 +115,24 @@ function addTimes(c: CallRead): void {
   if (typeof c.created_at === 'number' && c.created_at !== 0) pageTimes.add(c.start + c.created_at)
 }
 
-/** A call's times, taken from `texts` from `at` in addTimes' order; `at` moves past them. */
-function timesOf(c: CallRead, texts: readonly string[], at: { i: number }, out: Times): Times {
+/** One object for every record's times: a record copies them at once. */
+const times: Times = { start: '', syncedAt: null, createdAt: '' }
+
+/**
+ * A call's times, taken from the page's TimeTexts in addTimes' order; a start that is
+ * no time keeps the others as their texts too (storedAfter).
+ */
+function timesOf(c: CallRead): Times {
   if (typeof c.start !== 'number') {
-    out.start = c.start
-    out.syncedAt = timeAfter(c.crm_synced_at, c.start)
-    out.createdAt = timeAfter(c.created_at, c.start)!
-    return out
+    times.start = c.start
+    times.syncedAt = timeAfter(c.crm_synced_at, c.start)
+    times.createdAt = timeAfter(c.created_at, c.start)!
+    return times
   }
-  out.start = texts[at.i++]
-  out.syncedAt = typeof c.crm_synced_at === 'number' ? texts[at.i++] : c.crm_synced_at
-  out.createdAt = typeof c.created_at !== 'number' ? c.created_at : c.created_at === 0 ? out.start : texts[at.i++]
-  return out
+  times.start = pageTimes.take()
+  times.syncedAt = typeof c.crm_synced_at === 'number' ? pageTimes.take() : c.crm_synced_at
+  times.createdAt = typeof c.created_at !== 'number' ? c.created_at : c.created_at === 0 ? times.start : pageTimes.take()
+  return times
 }
 
 /**
@@ -208,14 +210,12 @@ export function recordsOf<C extends 'upsert' | undefined>(db: Store, change: C, 
     faces[i] = call === null ? null : faceOf(call.website_id)
     if (faces[i] !== null) addTimes(call!)
   }
-  const texts = pageTimes.texts()
-  const at = { i: 0 }
-  const times: Times = { start: '', syncedAt: null, createdAt: '' }
+  pageTimes.cut()
   const out = new Array<CallRecordOut<C> | null>(calls.length)
   for (let i = 0; i < calls.length; i++) {
     const face = faces[i]
     const call = calls[i]
-    out[i] = face === null ? null : callRecord(change, call!, face, totalOf(call!.mobile), textOf, timesOf(call!, texts, at, times))
+    out[i] = face === null ? null : callRecord(change, call!, face, totalOf(call!.mobile), textOf, timesOf(call!))
   }
   return out
 }
@@ -236,12 +236,11 @@ function logRows(db: Store, rows: CallRead[]): LogRow[] {
   // a row shows its start only (a call log's columns hold no other time)
   pageTimes.begin()
   for (let i = 0; i < rows.length; i++) if (typeof rows[i].start === 'number') pageTimes.add(rows[i].start as number)
-  const texts = pageTimes.texts()
-  let at = 0
+  pageTimes.cut()
   const out = new Array<LogRow>(rows.length)
   for (let i = 0; i < rows.length; i++) {
     const start = rows[i].start
-    out[i] = logRow(rows[i], totalOf(rows[i].mobile), textOf, typeof start === 'number' ? texts[at++] : start)
+    out[i] = logRow(rows[i], totalOf(rows[i].mobile), textOf, typeof start === 'number' ? pageTimes.take() : start)
   }
   return out
 }
