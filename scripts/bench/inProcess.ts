@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config'
 import { createApp } from '../../src/http/app'
 import { apiDeps } from '../../src/http/context'
 import { callersRead } from '../../src/store/callerTotals'
+import { minutesRead } from '../../src/store/minuteTotals'
 import { openStore } from '../../src/store/open'
 import { warmUp } from '../../src/store/warm'
 import { benchKey } from '../seed-master'
@@ -36,7 +37,7 @@ export function servedScenarios(flags: Map<string, string>, dbPath: string): Pic
 
 /**
  * The app as a serving worker has it: its own connection holding snapshots, the callers
- * read before the first request, every route compiled. `requestOf` makes a request as
+ * and call_minutes read before the first request, every route compiled. `requestOf` makes a request as
  * the bench's integration.
  */
 export async function servingApp(dbPath: string) {
@@ -44,6 +45,7 @@ export async function servingApp(dbPath: string) {
   const deps = apiDeps(db, loadConfig({ RATE_LIMIT_PER_MIN: '0' }), BENCH_SECRET, { expectSync: true })
   warmUp(db)
   await callersRead(db)
+  await minutesRead(db)
   const app = createApp(deps, undefined, undefined, { precompile: true })
   const key = benchKey(INTEGRATION_ID)
   const requestOf = (path: string, body: string) =>

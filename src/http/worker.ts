@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { createLogger, type Level } from '../log'
 import { callersRead } from '../store/callerTotals'
+import { minutesRead } from '../store/minuteTotals'
 import { closeStore, openStore } from '../store/open'
 import { warmUp } from '../store/warm'
 import { apiDeps } from './context'
@@ -69,6 +70,6 @@ supervisor.on('message', async (m: ToWorker) => {
   }
 })
 send({ type: 'listening', port: server.port! })
-// ready once the callers' totals are in memory (warmUp started reading them, a slice a turn): serve
+// ready once the callers' totals and call_minutes are in memory (warmUp started reading them, a slice a turn): serve
 // starts its scheduled sync after that, so a restart does not read them and sync at once on two cores
-void callersRead(db).then(() => send({ type: 'ready' }))
+void Promise.all([callersRead(db), minutesRead(db)]).then(() => send({ type: 'ready' }))

@@ -13,6 +13,7 @@ import { callTexts } from './callTexts'
 import { dayNumber, dayTextOf, mobileOfCall, secondsOf, substatusOf, timeAfter, TimeTexts } from './callCodec'
 import { isShownBlank, minutesOf } from './fieldRules'
 import { storeFaces, storesOfDealer, visibleStore, type StoreFace, type StoreRow } from './directory'
+import { minuteTotals } from './minuteTotals'
 import { firstPassing } from './passing'
 import type { Store } from './open'
 
@@ -439,8 +440,18 @@ const allSql = perClass((cls) => {
 
 function allSet(db: Store, range: Range, cls: CallClass): CallSet {
   const sql = allSql(cls)
-  const upTo = db.$client.query<{ minute: number; cum: number; skipped: number }, [number]>(sql.upTo)
   const { first, last } = minutesOfRange(range)
+  // the page from the minute where its first row lies, skipping that minute's rows before it
+  const pageFrom = (start: { minute: number; skipped: number } | null, target: number, limit: number, shape: Shape) =>
+    start === null ? [] : db.$client.query<CallRead, [number, number, number, number]>(sql.page[shape]).all(start.minute * 60, secondsOf(range.toTime)!, limit, target - start.skipped)
+  const held = minuteTotals(db)
+  if (held !== null) {
+    const before = held.through(first - 1)
+    return setFrom(db, { before, range: diff(held.through(last), before) }, cls, (target, _offset, limit, shape) =>
+      pageFrom(held.passing(first, last, target, cls), target, limit, shape))
+  }
+  // call_minutes read while its copy is not ready (minuteTotals.ts)
+  const upTo = db.$client.query<{ minute: number; cum: number; skipped: number }, [number]>(sql.upTo)
   const counts = globalCounts(db, { first, last })
   const below = countOf(counts.before, cls)
   const through = below + countOf(counts.range, cls)
@@ -450,10 +461,7 @@ function allSet(db: Store, range: Range, cls: CallClass): CallSet {
       const row = upTo.get(minute)
       return row && { at: row.minute, total: row.cum, row }
     })
-    if (!start) return []
-    return db.$client
-      .query<CallRead, [number, number, number, number]>(sql.page[shape])
-      .all(start.minute * 60, secondsOf(range.toTime)!, limit, target - start.skipped)
+    return pageFrom(start, target, limit, shape)
   })
 }
 

@@ -1,0 +1,273 @@
+// call_minutes held in memory, so that call history across stores finds its
+// totals and where its page starts without a statement: its two counts and its
+// probes into the running totals (2 to 6 of them) took 18–23 µs of a 130 µs
+// page in process, a statement each.
+//
+// A copy holds each row of call_minutes (a minute with calls of visible
+// stores): its minute (4 bytes) and its three counts (a byte each, 255 saying
+// "see `large`"), with the running totals before every BLOCK rows: 7 bytes a
+// row, 7.6 MB at scale 1's 1,030,000 minutes. Rows rather than every minute
+// between the first and the last, so that a call dated decades off costs one
+// row, not the minutes between. A copy is read for one sync run (the feed's
+// head, feedState.ts): every write to call_minutes is a run's. A file store's
+// is read on a connection of its own, a slice of rows a turn of the event loop,
+// so no request waits for it; until it is ready, and whenever it is not of the
+// run a request's snapshot holds, a request reads call_minutes as before
+// (calls.ts). A store in memory (tests) reads its copy at once, per data version.
+import { Database, type Statement } from 'bun:sqlite'
+import { countOf, type CallClass, type Counts } from './callClasses'
+import { feedState } from './feedState'
+import type { Store } from './open'
+import { perVersion, PER_VERSION } from './snapshot'
+
+/** Rows a block: a running total is kept before each, and at most BLOCK - 1 counts are summed after it. */
+const BLOCK = 64
+/** A count of this or more is kept in `large`. */
+const LARGE = 255
+/** Rows read a slice: about 1 ms at scale 1. */
+const SLICE = 4096
+
+/** call_minutes of one run, in memory: the totals call history across stores reads. */
+export interface MinuteTotals {
+  /** the run whose snapshot it was read in */
+  readonly head: number
+  /** calls through a minute (inclusive), by substatus; no seconds (call_minutes holds none) */
+  through(minute: number): Counts
+  /**
+   * The first minute in [from, to] through which the class's calls pass `target` (at
+   * least the class's calls before `from`), and the class's calls before that minute;
+   * null when none does.
+   */
+  passing(from: number, to: number, target: number, cls: CallClass): { minute: number; skipped: number } | null
+}
+
+/** Each class's weight of answered, missed and offline (0 or 1), from its one declaration (callClasses.ts). */
+const weightsOf = (() => {
+  const unit = (k: number): Counts => ({ answered: +(k === 0), missed: +(k === 1), offline: +(k === 2), secAnswered: 0, secMissed: 0, secOffline: 0 })
+  const built = new Map<CallClass, readonly number[]>()
+  return (cls: CallClass) => {
+    let w = built.get(cls)
+    if (w === undefined) built.set(cls, (w = [0, 1, 2].map((k) => countOf(unit(k), cls))))
+    return w
+  }
+})()
+
+class Copy implements MinuteTotals {
+  constructor(
+    readonly head: number,
+    private readonly size: number,
+    private readonly minutes: Int32Array,
+    /** three a row: answered, missed, offline */
+    private readonly counts: Uint8Array,
+    /** counts of LARGE or more, by their place in `counts` */
+    private readonly large: Map<number, number>,
+    /** three a block: the running totals before its first row */
+    private readonly before: Float64Array,
+  ) {}
+
+  private count(place: number): number {
+    const n = this.counts[place]
+    return n === LARGE ? this.large.get(place)! : n
+  }
+
+  /** How many rows have a minute at most `minute`. */
+  private rowsThrough(minute: number): number {
+    let lo = 0
+    let hi = this.size
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.minutes[mid] <= minute) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** The running total before a block, of the substatuses weighted by w. */
+  private blockBefore(block: number, w: readonly number[]): number {
+    return w[0] * this.before[block * 3] + w[1] * this.before[block * 3 + 1] + w[2] * this.before[block * 3 + 2]
+  }
+
+  /** A row's calls of the substatuses weighted by w. */
+  private rowCount(row: number, w: readonly number[]): number {
+    return w[0] * this.count(row * 3) + w[1] * this.count(row * 3 + 1) + w[2] * this.count(row * 3 + 2)
+  }
+
+  /** The calls of the substatuses weighted by w in the rows before `row`. */
+  private totalBefore(row: number, w: readonly number[]): number {
+    const block = Math.floor(row / BLOCK)
+    let n = this.blockBefore(block, w)
+    for (let i = block * BLOCK; i < row; i++) n += this.rowCount(i, w)
+    return n
+  }
+
+  through(minute: number): Counts {
+    const row = this.rowsThrough(minute)
+    const [answered, missed, offline] = [0, 1, 2].map((k) => this.totalBefore(row, UNITS[k]))
+    return { answered, missed, offline, secAnswered: 0, secMissed: 0, secOffline: 0 }
+  }
+
+  passing(from: number, to: number, target: number, cls: CallClass): { minute: number; skipped: number } | null {
+    const w = weightsOf(cls)
+    const first = this.rowsThrough(from - 1) // the first row of `from` or after
+    const end = this.rowsThrough(to) // just past the last row of `to` or before
+    if (first >= end) return null
+    // the row sought lies in the last block (from first's on) whose running total before it does not pass the target
+    let lo = Math.floor(first / BLOCK)
+    let hi = Math.floor((end - 1) / BLOCK)
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if (this.blockBefore(mid, w) <= target) lo = mid
+      else hi = mid - 1
+    }
+    let row = Math.max(first, lo * BLOCK)
+    let total = this.totalBefore(row, w)
+    if (total > target) return null // the calls before `from` pass it already
+    // within that block: the next one's running total passes the target, or it is the range's last
+    const stop = Math.min(end, (lo + 1) * BLOCK)
+    for (; row < stop; row++) {
+      const n = this.rowCount(row, w)
+      if (total + n > target) return { minute: this.minutes[row], skipped: total }
+      total += n
+    }
+    return null
+  }
+}
+const UNITS = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as const
+
+type Row = [minute: number, answered: number, missed: number, offline: number]
+const COUNT_SQL = `${PER_VERSION} SELECT count(*) AS n FROM call_minutes`
+const SLICE_SQL = `${PER_VERSION} SELECT minute, answered, missed, offline FROM call_minutes WHERE minute > ? ORDER BY minute LIMIT ${SLICE}`
+
+/** A copy read a slice at a time: `take` until it says every row is in, then `copy`. */
+class Reader {
+  private readonly minutes: Int32Array
+  private readonly counts: Uint8Array
+  private readonly before: Float64Array
+  private readonly large = new Map<number, number>()
+  private readonly running = [0, 0, 0]
+  private size = 0
+  private after = Number.MIN_SAFE_INTEGER
+
+  constructor(
+    readonly head: number,
+    capacity: number,
+  ) {
+    this.minutes = new Int32Array(capacity)
+    this.counts = new Uint8Array(capacity * 3)
+    this.before = new Float64Array((Math.floor(capacity / BLOCK) + 1) * 3)
+  }
+
+  /** Takes the next slice of rows; true once every row is in. */
+  take(slice: Statement<Row, [number]>): boolean {
+    const rows = slice.values(this.after) as Row[]
+    for (const row of rows) {
+      const i = this.size++
+      // more rows than counted: not one snapshot (never so); the read fails, and requests read the table
+      if (i >= this.minutes.length) throw new Error('call_minutes changed while read')
+      if (i % BLOCK === 0) this.before.set(this.running, (i / BLOCK) * 3)
+      this.minutes[i] = row[0]
+      for (let k = 0; k < 3; k++) {
+        const n = row[k + 1]
+        this.counts[i * 3 + k] = Math.min(n, LARGE)
+        if (n >= LARGE) this.large.set(i * 3 + k, n)
+        this.running[k] += n
+      }
+      this.after = row[0]
+    }
+    return rows.length < SLICE
+  }
+
+  copy(): Copy {
+    // a total through the last row reads the block after it when that row ends a block
+    if (this.size % BLOCK === 0) this.before.set(this.running, (this.size / BLOCK) * 3)
+    return new Copy(this.head, this.size, this.minutes, this.counts, this.large, this.before)
+  }
+}
+
+/** A reader of the copy in the snapshot that `client` holds (or that its first statement opens). */
+function readerIn(client: Database): { reader: Reader; slice: Statement<Row, [number]> } {
+  const head = feedState({ $client: client } as Store).head
+  const capacity = client.query<{ n: number }, []>(COUNT_SQL).get()!.n
+  return { reader: new Reader(head, capacity), slice: client.query<Row, [number]>(SLICE_SQL) }
+}
+
+/** A store in memory: its copy read at once in the request's snapshot, once per data version. */
+const inMemory = perVersion((db: Store): Copy => {
+  const { reader, slice } = readerIn(db.$client)
+  while (!reader.take(slice));
+  return reader.copy()
+})
+
+interface State {
+  copy: Copy | null
+  reading: boolean
+  /** told once a read has ended, with a copy or without (minutesRead) */
+  waiting: (() => void)[]
+  /** the newest run a read was begun for: a read that failed is not begun again for it */
+  tried: number
+}
+const states = new WeakMap<Store, State>()
+const stateOf = (db: Store): State => {
+  let s = states.get(db)
+  if (!s) states.set(db, (s = { copy: null, reading: false, waiting: [], tried: -1 }))
+  return s
+}
+
+/** Settles once a read begun (minuteTotals, warmUp) has ended, with a copy or without. */
+export function minutesRead(db: Store): Promise<void> {
+  const state = stateOf(db)
+  return state.reading ? new Promise((resolve) => state.waiting.push(resolve)) : Promise.resolve()
+}
+
+/**
+ * The copy of call_minutes that the current snapshot holds, or null while none is ready
+ * (the caller reads the table). A read of a newer run's copy is begun here.
+ */
+export function minuteTotals(db: Store): MinuteTotals | null {
+  const path = db.$client.filename
+  if (!path || path === ':memory:') return inMemory(db)
+  const state = stateOf(db)
+  const head = feedState(db).head
+  if (state.copy !== null && state.copy.head === head) return state.copy
+  if (!state.reading && head > state.tried) read(path, head, state)
+  return null
+}
+
+/** Reads a copy on a connection of its own, a slice a turn of the event loop; requests go on meanwhile. */
+function read(path: string, head: number, state: State): void {
+  state.tried = head
+  let client: Database | undefined
+  let reading: ReturnType<typeof readerIn>
+  try {
+    client = new Database(path, { readwrite: true }) // never created here
+    client.run('PRAGMA query_only = 1')
+    client.run('BEGIN')
+    reading = readerIn(client)
+  } catch {
+    client?.close()
+    return // the file went away or holds no call_minutes: requests read the table
+  }
+  // its snapshot may hold a newer run than the request's: that run's requests need no other read
+  state.tried = Math.max(head, reading.reader.head)
+  state.reading = true
+  const opened = client
+  const end = (copy: Copy | null) => {
+    state.reading = false
+    if (copy !== null) state.copy = copy
+    for (const resolve of state.waiting.splice(0)) resolve()
+    try {
+      opened.close()
+    } catch {
+      // closed already
+    }
+  }
+  const step = () => {
+    try {
+      if (reading.reader.take(reading.slice)) end(reading.reader.copy())
+      else setImmediate(step)
+    } catch {
+      end(null) // the store closed under the reader: requests read the table
+    }
+  }
+  setImmediate(step)
+}
