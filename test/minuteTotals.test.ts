@@ -35,8 +35,15 @@ const SPREADS: Record<string, Row[]> = (() => {
     // a call dated decades off: one row, not the minutes between
     'one minute decades before the rest': rows([1_000, ...range(200)], () => [3, 2, 1]),
     'a single minute': rows([29_000_123], () => [4, 0, 2]),
+    // DATETIME's last minute with calls of today: 7,974 years apart, within the copy's 32 bits
+    'calls of today and of 9999-12-31': rows([...range(100), minuteAt('9999-12-31 23:59:00')], (i) => [1 + (i % 2), 1, i % 3]),
   }
 })()
+
+/** Minutes since 1970 of a time (UTC). */
+function minuteAt(time: string): number {
+  return Date.parse(`${time.replace(' ', 'T')}Z`) / 60_000
+}
 
 /** A store in memory holding only these rows of call_minutes (their running totals filled in). */
 function storeOf(rows: Row[]): Store {
@@ -112,6 +119,14 @@ describe('call_minutes in memory', () => {
     const copy = copyOf(db)
     expect(copy.through(29_000_000)).toEqual(throughByScan([], 0))
     for (const cls of CLASSES) expect(copy.passing(0, 40_000_000, 0, cls)).toBeNull()
+    closeStore(db)
+  })
+
+  test('minutes further apart than 32 bits (DATETIME spans 9,000 years): no copy, the table is read', () => {
+    const rows: Row[] = [minuteAt('1000-01-01 00:00:00'), minuteAt('2025-01-01 10:00:00'), minuteAt('9999-12-31 23:59:00')].map((minute) => ({ minute, answered: 1, missed: 1, offline: 0 }))
+    expect(rows[2].minute - rows[0].minute).toBeGreaterThan(2 ** 32)
+    const db = storeOf(rows)
+    expect(readSnapshot(db, () => minuteTotals(db))).toBeNull()
     closeStore(db)
   })
 

@@ -1,6 +1,7 @@
 // Calls: totals and pages for call history and the call log.
 // Totals come from running totals (call_days per store, call_minutes for all
-// visible stores), never from counting calls. A page starts by finding the
+// visible stores, a server's copy of it in memory: minuteTotals.ts), never from
+// counting calls. A page starts by finding the
 // bucket (day or minute) where its first row lies, then skips only the rows of
 // that bucket before it, so page N costs about what page 1 costs. The page is
 // one range read: of `calls` itself (time order) across stores, of the

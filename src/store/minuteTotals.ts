@@ -4,11 +4,12 @@
 // page in process, a statement each.
 //
 // A copy holds each row of call_minutes (a minute with calls of visible
-// stores): its minute (4 bytes) and its three counts (a byte each, 255 saying
-// "see `large`"), with the running totals before every BLOCK rows: 7 bytes a
-// row, 7.6 MB at scale 1's 1,030,000 minutes. Rows rather than every minute
-// between the first and the last, so that a call dated decades off costs one
-// row, not the minutes between. A copy is read for one sync run (the feed's
+// stores): its minute after the first row's (4 bytes: 8,166 years) and its three
+// counts (a byte each, 255 saying "see `large`"), with the running totals before
+// every BLOCK rows: 7 bytes a row, 7.6 MB at scale 1's 1,030,000 minutes. Rows
+// rather than every minute between the first and the last, so that a call dated
+// decades off costs one row, not the minutes between; calls further apart than
+// 32 bits of minutes (DATETIME spans 9,000 years) leave the table to be read. A copy is read for one sync run (the feed's
 // head, feedState.ts): every write to call_minutes is a run's. A file store's
 // is read on a connection of its own, a slice of rows a turn of the event loop,
 // so no request waits for it; until it is ready, and whenever it is not of the
@@ -41,22 +42,27 @@ export interface MinuteTotals {
   passing(from: number, to: number, target: number, cls: CallClass): { minute: number; skipped: number } | null
 }
 
-/** Each class's weight of answered, missed and offline (0 or 1), from its one declaration (callClasses.ts). */
-const weightsOf = (() => {
-  const unit = (k: number): Counts => ({ answered: +(k === 0), missed: +(k === 1), offline: +(k === 2), secAnswered: 0, secMissed: 0, secOffline: 0 })
-  const built = new Map<CallClass, readonly number[]>()
-  return (cls: CallClass) => {
-    let w = built.get(cls)
-    if (w === undefined) built.set(cls, (w = [0, 1, 2].map((k) => countOf(unit(k), cls))))
-    return w
+/** Weights of answered, missed and offline that pick out one of them. */
+const UNITS = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as const
+/** Each class's weights (0 or 1), from its one declaration (callClasses.ts). */
+const classWeights = new Map<CallClass, readonly number[]>()
+function weightsOf(cls: CallClass): readonly number[] {
+  let w = classWeights.get(cls)
+  if (w === undefined) {
+    const one = UNITS.map(([answered, missed, offline]) => countOf({ answered, missed, offline, secAnswered: 0, secMissed: 0, secOffline: 0 }, cls))
+    classWeights.set(cls, (w = one))
   }
-})()
+  return w
+}
 
 class Copy implements MinuteTotals {
   constructor(
     readonly head: number,
     private readonly size: number,
-    private readonly minutes: Int32Array,
+    /** the first row's minute */
+    private readonly origin: number,
+    /** each row's minute after the origin's */
+    private readonly minutes: Uint32Array,
     /** three a row: answered, missed, offline */
     private readonly counts: Uint8Array,
     /** counts of LARGE or more, by their place in `counts` */
@@ -72,11 +78,12 @@ class Copy implements MinuteTotals {
 
   /** How many rows have a minute at most `minute`. */
   private rowsThrough(minute: number): number {
+    const after = minute - this.origin
     let lo = 0
     let hi = this.size
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.minutes[mid] <= minute) lo = mid + 1
+      if (this.minutes[mid] <= after) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -126,13 +133,12 @@ class Copy implements MinuteTotals {
     const stop = Math.min(end, (lo + 1) * BLOCK)
     for (; row < stop; row++) {
       const n = this.rowCount(row, w)
-      if (total + n > target) return { minute: this.minutes[row], skipped: total }
+      if (total + n > target) return { minute: this.origin + this.minutes[row], skipped: total }
       total += n
     }
     return null
   }
 }
-const UNITS = [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as const
 
 type Row = [minute: number, answered: number, missed: number, offline: number]
 const COUNT_SQL = `${PER_VERSION} SELECT count(*) AS n FROM call_minutes`
@@ -140,7 +146,8 @@ const SLICE_SQL = `${PER_VERSION} SELECT minute, answered, missed, offline FROM 
 
 /** A copy read a slice at a time: `take` until it says every row is in, then `copy`. */
 class Reader {
-  private readonly minutes: Int32Array
+  private readonly minutes: Uint32Array
+  private origin = 0
   private readonly counts: Uint8Array
   private readonly before: Float64Array
   private readonly large = new Map<number, number>()
@@ -152,7 +159,7 @@ class Reader {
     readonly head: number,
     capacity: number,
   ) {
-    this.minutes = new Int32Array(capacity)
+    this.minutes = new Uint32Array(capacity)
     this.counts = new Uint8Array(capacity * 3)
     this.before = new Float64Array((Math.floor(capacity / BLOCK) + 1) * 3)
   }
@@ -165,7 +172,10 @@ class Reader {
       // more rows than counted: not one snapshot (never so); the read fails, and requests read the table
       if (i >= this.minutes.length) throw new Error('call_minutes changed while read')
       if (i % BLOCK === 0) this.before.set(this.running, (i / BLOCK) * 3)
-      this.minutes[i] = row[0]
+      if (i === 0) this.origin = row[0]
+      // rows further apart than 32 bits of minutes: the read fails, and requests read the table
+      if (row[0] - this.origin > 0xffff_ffff) throw new Error('call_minutes spans more than 32 bits of minutes')
+      this.minutes[i] = row[0] - this.origin
       for (let k = 0; k < 3; k++) {
         const n = row[k + 1]
         this.counts[i * 3 + k] = Math.min(n, LARGE)
@@ -180,7 +190,7 @@ class Reader {
   copy(): Copy {
     // a total through the last row reads the block after it when that row ends a block
     if (this.size % BLOCK === 0) this.before.set(this.running, (this.size / BLOCK) * 3)
-    return new Copy(this.head, this.size, this.minutes, this.counts, this.large, this.before)
+    return new Copy(this.head, this.size, this.origin, this.minutes, this.counts, this.large, this.before)
   }
 }
 
@@ -191,10 +201,14 @@ function readerIn(client: Database): { reader: Reader; slice: Statement<Row, [nu
   return { reader: new Reader(head, capacity), slice: client.query<Row, [number]>(SLICE_SQL) }
 }
 
-/** A store in memory: its copy read at once in the request's snapshot, once per data version. */
-const inMemory = perVersion((db: Store): Copy => {
+/** A store in memory: its copy read at once in the request's snapshot, once per data version (null: the table is read). */
+const inMemory = perVersion((db: Store): Copy | null => {
   const { reader, slice } = readerIn(db.$client)
-  while (!reader.take(slice));
+  try {
+    while (!reader.take(slice));
+  } catch {
+    return null // minutes too far apart
+  }
   return reader.copy()
 })
 
