@@ -16,10 +16,11 @@
 // the log no longer holds every change since it. Answers are the same whichever
 // way a total is found: the base's snapshot plus every later change is the
 // snapshot's own.
-import { Database, type Statement } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 import { CALLER_CHANGES_FROM } from './derive/callers'
-import { feedState } from './feedState'
+import { feedState, headIn } from './feedState'
 import type { Store } from './open'
+import { readBeside } from './readBeside'
 import { allAtOnce, buildAhead, buildOf, PER_VERSION, perVersion, sliced, type Steps } from './snapshot'
 
 /**
@@ -65,13 +66,11 @@ const MOST_BUCKETS = 2 ** 19
 const LARGE = 0xffff
 
 /**
- * Callers read a slice at a time, as many slices a turn of the event loop as fit
- * in TURN_MS, so a request waits at most about that long behind them. A slice
- * of 1,000 took 0.2 ms, one of 5,000 1.9 ms (up to 5.8): its sorted text costs
- * more than in proportion.
+ * Callers read a slice a step, as many steps a turn of the event loop as fit in
+ * readBeside's turn. A slice of 1,000 took 0.2 ms, one of 5,000 1.9 ms (up to 5.8):
+ * its sorted text costs more than in proportion.
  */
 const SLICE = 1_000
-const TURN_MS = 1
 
 interface State {
   base: Base | null
@@ -248,59 +247,20 @@ interface Slice {
 function readBase(db: Store, state: State): void {
   const client = db.$client
   const path = client.filename
-  if (!path || path === ':memory:') {
-    // no other connection sees it: read in the request's own snapshot, so the base is of this version
-    const into = new Collector(client.query<Bounds, []>(`${PER_VERSION} ${BOUNDS_SQL}`).get()!)
-    const slice = client.query<Slice, [number]>(`${PER_VERSION} ${SLICE_SQL}`)
-    while (into.take(slice));
-    readEnded(state, into.base(feedState(db).head))
-    return
-  }
-  const opened = openReader(path)
-  if (!opened) return readEnded(state, null) // the file went away: seeks it is
-  const { reader, seq, into, slice } = opened
+  // no other connection sees a store in memory: read in the request's own snapshot, so the base is of this version
+  if (!path || path === ':memory:') return readEnded(state, allAtOnce(baseSteps(client)))
   state.reading = true
-  const step = () => {
-    try {
-      const until = performance.now() + TURN_MS
-      let more: boolean
-      do more = into.take(slice)
-      while (more && performance.now() < until)
-      if (more) {
-        setImmediate(step) // requests go on in between
-        return
-      }
-      readEnded(state, into.base(seq))
-    } catch {
-      // the store closed or changed under the reader: seeks go on, and a later version tries again
-      readEnded(state, null)
-    }
-    try {
-      reader.close()
-    } catch {
-      // closed already
-    }
-  }
-  setImmediate(step)
+  // the file went away, or the store closed or changed under the reader: seeks go on, and a later version tries again
+  readBeside(path, baseSteps, (base) => readEnded(state, base))
 }
 
-/**
- * A connection of its own on the store file, in a read snapshot that its first statement begins:
- * the base's run, the callers' bounds and every slice are of it. Null when the file went away.
- */
-function openReader(path: string): { reader: Database; seq: number; into: Collector; slice: Statement<Slice, [number]> } | null {
-  let reader: Database | undefined
-  try {
-    reader = new Database(path)
-    reader.run('PRAGMA query_only = 1')
-    reader.run('BEGIN')
-    const seq = reader.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM feed_syncs').get()?.seq ?? 0
-    const into = new Collector(reader.query<Bounds, []>(BOUNDS_SQL).get()!)
-    return { reader, seq, into, slice: reader.query<Slice, [number]>(SLICE_SQL) }
-  } catch {
-    reader?.close()
-    return null
-  }
+/** A base read a slice a step, in the snapshot of `client`: the base's run, the callers' bounds and every slice are of it. */
+function* baseSteps(client: Database): Steps<Base> {
+  const seq = headIn(client)
+  const into = new Collector(client.query<Bounds, []>(`${PER_VERSION} ${BOUNDS_SQL}`).get()!)
+  const slice = client.query<Slice, [number]>(`${PER_VERSION} ${SLICE_SQL}`)
+  while (into.take(slice)) yield
+  return into.base(seq)
 }
 
 /** The smallest and largest caller number: two seeks, before the slices (the buckets span them). */

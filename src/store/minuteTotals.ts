@@ -15,11 +15,12 @@
 // so no request waits for it; until it is ready, and whenever it is not of the
 // run a request's snapshot holds, a request reads call_minutes as before
 // (calls.ts). A store in memory (tests) reads its copy at once, per data version.
-import { Database, type Statement } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 import { countOf, type CallClass, type Counts } from './callClasses'
-import { feedState } from './feedState'
+import { feedState, headIn } from './feedState'
 import type { Store } from './open'
-import { perVersion, PER_VERSION } from './snapshot'
+import { readBeside } from './readBeside'
+import { allAtOnce, perVersion, PER_VERSION, type Steps } from './snapshot'
 
 /** Rows a block: a running total is kept before each, and at most BLOCK - 1 counts are summed after it. */
 const BLOCK = 64
@@ -194,22 +195,23 @@ class Reader {
   }
 }
 
-/** A reader of the copy in the snapshot that `client` holds (or that its first statement opens). */
-function readerIn(client: Database): { reader: Reader; slice: Statement<Row, [number]> } {
-  const head = feedState({ $client: client } as Store).head
-  const capacity = client.query<{ n: number }, []>(COUNT_SQL).get()!.n
-  return { reader: new Reader(head, capacity), slice: client.query<Row, [number]>(SLICE_SQL) }
+/** A copy read a slice a step, in the snapshot of `client`; `ofRun` is told the copy's run first. */
+function* copySteps(client: Database, ofRun?: (head: number) => void): Steps<Copy> {
+  const head = headIn(client)
+  ofRun?.(head)
+  const reader = new Reader(head, client.query<{ n: number }, []>(COUNT_SQL).get()!.n)
+  const slice = client.query<Row, [number]>(SLICE_SQL)
+  while (!reader.take(slice)) yield
+  return reader.copy()
 }
 
 /** A store in memory: its copy read at once in the request's snapshot, once per data version (null: the table is read). */
 const inMemory = perVersion((db: Store): Copy | null => {
-  const { reader, slice } = readerIn(db.$client)
   try {
-    while (!reader.take(slice));
+    return allAtOnce(copySteps(db.$client))
   } catch {
     return null // minutes too far apart
   }
-  return reader.copy()
 })
 
 interface State {
@@ -247,41 +249,15 @@ export function minuteTotals(db: Store): MinuteTotals | null {
   return null
 }
 
-/** Reads a copy on a connection of its own, a slice a turn of the event loop; requests go on meanwhile. */
+/** Reads a copy beside the requests (readBeside.ts): until it ends, they read the table. */
 function read(path: string, head: number, state: State): void {
   state.tried = head
-  let client: Database | undefined
-  let reading: ReturnType<typeof readerIn>
-  try {
-    client = new Database(path, { readwrite: true }) // never created here
-    client.run('PRAGMA query_only = 1')
-    client.run('BEGIN')
-    reading = readerIn(client)
-  } catch {
-    client?.close()
-    return // the file went away or holds no call_minutes: requests read the table
-  }
-  // its snapshot may hold a newer run than the request's: that run's requests need no other read
-  state.tried = Math.max(head, reading.reader.head)
   state.reading = true
-  const opened = client
-  const end = (copy: Copy | null) => {
+  // its snapshot may hold a newer run than the request's: that run's requests need no other read
+  const steps = (client: Database) => copySteps(client, (run) => (state.tried = Math.max(state.tried, run)))
+  readBeside(path, steps, (copy) => {
     state.reading = false
     if (copy !== null) state.copy = copy
     for (const resolve of state.waiting.splice(0)) resolve()
-    try {
-      opened.close()
-    } catch {
-      // closed already
-    }
-  }
-  const step = () => {
-    try {
-      if (reading.reader.take(reading.slice)) end(reading.reader.copy())
-      else setImmediate(step)
-    } catch {
-      end(null) // the store closed under the reader: requests read the table
-    }
-  }
-  setImmediate(step)
+  })
 }
