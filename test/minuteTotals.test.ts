@@ -10,7 +10,7 @@ import { seedDemo } from '../db/fixtures/demo'
 import type { CallClass, Counts } from '../src/store/callClasses'
 import { countOf } from '../src/store/callClasses'
 import { callHistoryPage } from '../src/store/calls'
-import { minutesRead, minuteTotals, type MinuteTotals } from '../src/store/minuteTotals'
+import { minutesInMemory, minutesRead, minuteTotals, type MinuteTotals } from '../src/store/minuteTotals'
 import { closeStore, openStore, type Store } from '../src/store/open'
 import { readSnapshot } from '../src/store/snapshot'
 
@@ -134,6 +134,7 @@ describe('call_minutes in memory', () => {
     expect(rows[2].minute - rows[0].minute).toBeGreaterThan(2 ** 32)
     const db = storeOf(rows)
     expect(readSnapshot(db, () => minuteTotals(db))).toBeNull()
+    expect(readSnapshot(db, () => minutesInMemory(db))).toBe(false) // what /metrics says
     closeStore(db)
   })
 
@@ -152,8 +153,14 @@ describe('call_minutes in memory', () => {
     const writer = storeOfFile(path, rows, 1)
     const served = openStore(path, { migrate: false, serving: true })
     const last = rows.at(-1)!.minute
-    expect(readSnapshot(served, () => minuteTotals(served))).toBeNull() // begun, not read yet
+    const inMemory = () => readSnapshot(served, () => minutesInMemory(served)) // what /metrics says
+    expect(inMemory()).toBe(false)
     await minutesRead(served)
+    expect(inMemory()).toBe(false) // asking begins no read
+    expect(readSnapshot(served, () => minuteTotals(served))).toBeNull() // a request begins it, and reads the table meanwhile
+    expect(inMemory()).toBe(false)
+    await minutesRead(served)
+    expect(inMemory()).toBe(true)
     const first = readSnapshot(served, () => minuteTotals(served))!
     expect(first.head).toBe(1)
     expect(first.through(last)).toEqual(throughByScan(rows, last))
@@ -169,7 +176,9 @@ describe('call_minutes in memory', () => {
       moved = readSnapshot(served, () => minuteTotals(served))
     }
     expect(moved).toBeNull() // not the old run's copy: the table is read until the new one is ready
+    expect(inMemory()).toBe(false)
     await minutesRead(served)
+    expect(inMemory()).toBe(true)
     const second = readSnapshot(served, () => minuteTotals(served))!
     expect(second.head).toBe(2)
     expect(second.through(last).missed).toBe(throughByScan(rows, last).missed + 7)

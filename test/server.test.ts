@@ -105,6 +105,7 @@ describe('/metrics', () => {
     expect(text).toContain('listing_api_sync_last_success_timestamp_seconds 0')
     expect(text).toContain('# TYPE listing_api_sync_runs_total counter')
     expect(text).toContain('listing_api_caller_totals_in_memory 1\n') // a store in memory reads its base at once
+    expect(text).toContain('listing_api_call_minutes_in_memory 1\n') // and its copy of call_minutes
     expect(text).toMatch(/listing_api_build_info\{version="\d+\.\d+\.\d+",bun="\d+\.\d+\.\d+"\} 1/)
     expect(text).toMatch(/process_resident_memory_bytes \d+/)
     expect(text).toContain('# TYPE listing_api_unexpected_errors_total counter')

@@ -85,13 +85,14 @@ describe('two serving workers', () => {
     expect(await s.proc.exited).toBe(0)
   }, 30_000)
 
-  test("logs ready once every worker holds the callers' totals", async () => {
+  test("logs ready once every worker holds the callers' totals and call_minutes", async () => {
     const s = await serve(['--db-path', fixtureStore('ready.sqlite'), '--workers', '2'])
     for (let i = 0; i < 100 && !s.lines.some((l) => l.includes('"msg":"ready"')); i++) await Bun.sleep(50)
     const ready = s.lines.find((l) => l.includes('"msg":"ready"'))
     expect(ready && JSON.parse(ready).workers).toBe(2)
     const metrics = await (await fetch(`http://127.0.0.1:${s.port}/metrics`)).text()
     expect(metrics).toContain('listing_api_caller_totals_in_memory 2')
+    expect(metrics).toContain('listing_api_call_minutes_in_memory 2') // ready waits for both
     s.proc.kill('SIGTERM')
     expect(await s.proc.exited).toBe(0)
   }, 30_000)

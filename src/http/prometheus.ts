@@ -7,6 +7,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValueWithName } from 'prom-client'
 import { version } from '../../package.json'
 import { callerTotalsInMemory } from '../store/callerTotals'
+import { minutesInMemory } from '../store/minuteTotals'
 import { readSnapshot } from '../store/snapshot'
 import { lastSyncRuns, syncRunCounts } from '../store/syncRuns'
 import type { Store } from '../store/open'
@@ -163,6 +164,18 @@ export class Metrics {
       registers,
       collect() {
         this.set(readSnapshot(db, () => callerTotalsInMemory(db)) ? 1 : 0)
+      },
+    })
+    // summed the same way: a worker without the copy of call_minutes for the store's newest run
+    // reads the table for call history across stores; the first such request after a sync
+    // begins the read (a scrape does not)
+    new Gauge({
+      name: 'listing_api_call_minutes_in_memory',
+      aggregator: 'sum',
+      help: 'Serving workers that hold call_minutes of the newest sync in memory (until then call history across stores reads the table)',
+      registers,
+      collect() {
+        this.set(readSnapshot(db, () => minutesInMemory(db)) ? 1 : 0)
       },
     })
   }

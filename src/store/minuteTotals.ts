@@ -249,6 +249,13 @@ export function minuteTotals(db: Store): MinuteTotals | null {
   return null
 }
 
+/** Whether requests of the current snapshot find their totals in a copy (for /metrics): no read is begun. */
+export function minutesInMemory(db: Store): boolean {
+  const path = db.$client.filename
+  if (!path || path === ':memory:') return inMemory(db) !== null
+  return stateOf(db).copy?.head === feedState(db).head
+}
+
 /** Reads a copy beside the requests (readBeside.ts): until it ends, they read the table. */
 function read(path: string, head: number, state: State): void {
   state.tried = head
