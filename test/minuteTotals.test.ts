@@ -121,6 +121,39 @@ describe('call_minutes in memory', () => {
     })
   }
 
+  test('more rows than one chunk of the copy (65,536): totals and page starts across the chunks', () => {
+    const r = rand(23)
+    const CHUNK = 65_536
+    // crowded minutes (255 and more) at the rows either side of each chunk's edge
+    const edges = new Set([CHUNK - 1, CHUNK, 2 * CHUNK - 1, 2 * CHUNK])
+    const rows: Row[] = Array.from({ length: 2 * CHUNK + 5_000 }, (_, i) => ({
+      minute: 29_000_000 + i + Math.floor(i / 7),
+      answered: edges.has(i) ? 300 + i % 5 : Math.floor(r() * 4),
+      missed: edges.has(i) ? 255 : Math.floor(r() * 3),
+      offline: Math.floor(r() * 2),
+    }))
+    const db = storeOf(rows)
+    const copy = copyOf(db)
+    const near = [...edges].flatMap((e) => [e - 2, e - 1, e, e + 1, e + 2])
+    const points = [...near, ...Array.from({ length: 140 }, (_, k) => k * 997)].filter((i) => i < rows.length).flatMap((i) => [rows[i].minute, rows[i].minute + 1])
+    for (const m of points) expect(copy.through(m)).toEqual(throughByScan(rows, m))
+    // a range across both edges, from a minute between rows; every 29th target, and each within the crowded minutes
+    const [from, to] = [rows[CHUNK - 900].minute - 1, rows[2 * CHUNK + 700].minute]
+    let pages = 0
+    for (const cls of CLASSES) {
+      const below = countOf(throughByScan(rows, from - 1), cls)
+      const above = countOf(throughByScan(rows, to), cls)
+      const expected = passingsByScan(rows, from, to, cls, below, above)
+      const crowded = near.map((i) => countOf(throughByScan(rows, rows[i].minute), cls) - 1)
+      for (const target of [...Array.from({ length: Math.floor((above - below) / 29) + 1 }, (_, k) => below + 29 * k), ...crowded, above]) {
+        expect(copy.passing(from, to, target, cls)).toEqual(expected[target - below])
+        pages++
+      }
+    }
+    expect(pages).toBeGreaterThan(5_000)
+    closeStore(db)
+  })
+
   test('an empty call_minutes: nothing through any minute, no page start', () => {
     const db = storeOf([])
     const copy = copyOf(db)
