@@ -19,7 +19,7 @@
 import type { Database, Statement } from 'bun:sqlite'
 import { CALLER_CHANGES_FROM } from './derive/callers'
 import { feedState, headIn } from './feedState'
-import type { Store } from './open'
+import { fileOf, type Store } from './open'
 import { readBeside } from './readBeside'
 import { allAtOnce, buildAhead, buildOf, PER_VERSION, perVersion, sliced, type Steps } from './snapshot'
 
@@ -246,9 +246,9 @@ interface Slice {
 /** Reads a base: at once on the store's own connection when it is in memory, else in slices on a connection of its own. */
 function readBase(db: Store, state: State): void {
   const client = db.$client
-  const path = client.filename
+  const path = fileOf(client)
   // no other connection sees a store in memory: read in the request's own snapshot, so the base is of this version
-  if (!path || path === ':memory:') return readEnded(state, allAtOnce(baseSteps(client)))
+  if (path === null) return readEnded(state, allAtOnce(baseSteps(client)))
   state.reading = true
   // the file went away, or the store closed or changed under the reader: seeks go on, and a later version tries again
   readBeside(path, baseSteps, (base) => readEnded(state, base))

@@ -18,7 +18,7 @@
 import type { Database, Statement } from 'bun:sqlite'
 import { countOf, type CallClass, type Counts } from './callClasses'
 import { feedState, headIn } from './feedState'
-import type { Store } from './open'
+import { fileOf, type Store } from './open'
 import { readBeside } from './readBeside'
 import { allAtOnce, perVersion, PER_VERSION, type Steps } from './snapshot'
 
@@ -261,20 +261,23 @@ export function minutesRead(db: Store): Promise<void> {
  * (the caller reads the table). A read of a newer run's copy is begun here.
  */
 export function minuteTotals(db: Store): MinuteTotals | null {
-  const path = db.$client.filename
-  if (!path || path === ':memory:') return inMemory(db)
+  const path = fileOf(db.$client)
+  const ready = readyCopy(db, path)
+  if (ready !== null || path === null) return ready
   const state = stateOf(db)
   const head = feedState(db).head
-  if (state.copy !== null && state.copy.head === head) return state.copy
   if (!state.reading && head > state.tried) read(path, head, state)
   return null
 }
 
 /** Whether requests of the current snapshot find their totals in a copy (for /metrics): no read is begun. */
-export function minutesInMemory(db: Store): boolean {
-  const path = db.$client.filename
-  if (!path || path === ':memory:') return inMemory(db) !== null
-  return stateOf(db).copy?.head === feedState(db).head
+export const minutesInMemory = (db: Store): boolean => readyCopy(db, fileOf(db.$client)) !== null
+
+/** The copy of the current snapshot's run, when one is ready: a store in memory's own, or a file store's last read. */
+function readyCopy(db: Store, path: string | null): Copy | null {
+  if (path === null) return inMemory(db)
+  const { copy } = stateOf(db)
+  return copy !== null && copy.head === feedState(db).head ? copy : null
 }
 
 /** Reads a copy beside the requests (readBeside.ts): until it ends, they read the table. */

@@ -24,6 +24,9 @@ Database.MAX_QUERY_CACHE_SIZE = Math.max(Database.MAX_QUERY_CACHE_SIZE, QUERY_CA
 /** How long a statement that meets another connection's lock waits before it fails. */
 export const BUSY_TIMEOUT_MS = 5_000
 
+/** The file a connection's store is kept in; null for a store in memory, which no other connection sees. */
+export const fileOf = (client: Database): string | null => (client.filename && client.filename !== ':memory:' ? client.filename : null)
+
 interface OpenOptions {
   readonly?: boolean
   migrate?: boolean

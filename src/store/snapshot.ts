@@ -23,7 +23,7 @@
 // connections (tests, the demo seeding, sync) open a snapshot per call, as
 // they may write in between.
 import { Database } from 'bun:sqlite'
-import { BUSY_TIMEOUT_MS, type Store } from './open'
+import { BUSY_TIMEOUT_MS, fileOf, type Store } from './open'
 import type { SmallTable } from './rows'
 import { digestKey } from './smallTables'
 
@@ -73,10 +73,10 @@ interface Serving {
 /** A connection that only serves reads: it holds its snapshot from request to request (see the top of this file). */
 export function holdSnapshots(db: Store): void {
   const t = trackedOf(db)
-  const path = db.$client.filename
+  const path = fileOf(db.$client)
   let watcher: Database | null = null
   let seen = 0
-  if (path && path !== ':memory:') {
+  if (path !== null) {
     try {
       watcher = new Database(path, { readwrite: true }) // never created here: a file that went away stays away
       watcher.run('PRAGMA query_only = 1')

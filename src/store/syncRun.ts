@@ -4,7 +4,7 @@
 // state until that commit, and nothing of a run that dies, which SQLite rolls
 // back. The run hands store-shaped rows (rows.ts) to a FullLoad or to Changes.
 import type { Database } from 'bun:sqlite'
-import { BUSY_TIMEOUT_MS } from './open'
+import { BUSY_TIMEOUT_MS, fileOf } from './open'
 import { Changes, type Rederive } from './changes'
 import { storeFaces, type StoreFaces } from './derive/stores'
 import { openFeedSeq } from './feed'
@@ -29,7 +29,7 @@ const CHECKPOINT_WAIT_MS = 3_000
  * to open the store rolls back. True when the store left WAL mode.
  */
 function leaveWal(client: Database): boolean {
-  if (!client.filename || client.filename === ':memory:') return false
+  if (fileOf(client) === null) return false
   // another connection on the file: keep the WAL at once, never wait for it
   return withBusyTimeout(client, 0, () => {
     try {
