@@ -6,10 +6,11 @@
 // A copy holds each row of call_minutes (a minute with calls of visible
 // stores): its minute after the first row's (4 bytes: 8,166 years) and its three
 // counts (a byte each, 255 saying "see `large`"), with the running totals before
-// every BLOCK rows: 7 bytes a row (taken a chunk of 65,536 rows at a time), 7.6 MB at scale 1's 1,030,000 minutes. Rows
-// rather than every minute between the first and the last, so that a call dated
-// decades off costs one row, not the minutes between; calls further apart than
-// 32 bits of minutes (DATETIME spans 9,000 years) leave the table to be read. A copy is read for one sync run (the feed's
+// every BLOCK rows: 7 bytes a row, taken a chunk of 65,536 rows at a time, 7.6 MB
+// at scale 1's 1,030,000 minutes. Rows rather than every minute between the first
+// and the last, so that a call dated decades off costs one row, not the minutes
+// between; calls further apart than 32 bits of minutes (DATETIME spans 9,000
+// years) leave the table to be read. A copy is read for one sync run (the feed's
 // head, feedState.ts): every write to call_minutes is a run's. A file store's
 // is read on a connection of its own, a slice of rows a turn of the event loop,
 // so no request waits for it; until it is ready, and whenever it is not of the
@@ -196,8 +197,9 @@ class Reader {
       if (i === 0) this.origin = row[0]
       // rows further apart than 32 bits of minutes: the read fails, and requests read the table
       if (row[0] - this.origin > 0xffff_ffff) throw new Error('call_minutes spans more than 32 bits of minutes')
-      this.minutes[i >>> CHUNK_BITS][at] = row[0] - this.origin
-      const counts = this.counts[i >>> CHUNK_BITS]
+      // the row's chunk is the last one taken
+      this.minutes[this.minutes.length - 1][at] = row[0] - this.origin
+      const counts = this.counts[this.counts.length - 1]
       for (let k = 0; k < 3; k++) {
         const n = row[k + 1]
         counts[at * 3 + k] = Math.min(n, LARGE)
